@@ -1,0 +1,41 @@
+#pragma once
+// The energy ledger: every term that enters "total energy = constant".
+//
+// Time level. All terms refer to the on-step time t_n at which the most recent step evaluated its
+// forces (ledger.time == scene.time - dt after a step). Kinetic energies use the on-step velocity
+// estimate v_n = v(t_n - dt/2) + a_n dt/2 with the (damped) acceleration actually applied, which is
+// second order; mixing the mid-step velocity with the on-step position would be first order
+// (verification theory, sections 0.1 and 2.2). On a particle's first step with the first-step
+// adjustment, v_n is the user's v(0) exactly.
+//
+// Work terms are cumulative from t_0 to t_n and use the trapezoidal rule over each step,
+// W += (D_{n-1} + D_n)/2 . (x_n - x_{n-1}); with the leapfrog this makes
+// kinetic + potential + dissipated constant up to the bounded term dt^2/(8m) |F_n|^2 (zero for
+// constant forces, hence exact for free fall).
+//
+// Blocked (prescribed-velocity) axes are driven from outside: their gravitational potential and
+// the work of their constraint forces are not part of the ledger.
+
+#include <cstdint>
+
+namespace dem {
+
+struct EnergyLedger {
+  double kinetic = 0.0;     // sum m |v_n|^2 / 2
+  double rotational = 0.0;  // sum omega_n . I omega_n / 2
+  double gravity = 0.0;     // sum -m g . x_n  (zero at the origin)
+  double elastic = 0.0;     // energy stored in contact springs
+  double dampingDissipated = 0.0;   // work removed by Cundall numerical damping, >= 0 in practice
+  double frictionDissipated = 0.0;  // work dissipated by Coulomb sliding, >= 0
+  double time = 0.0;                // t_n
+  std::uint64_t step = 0;           // n
+
+  // Half-trapezoid of the damping work of step n over [t_n, t_n+1/2 .. t_n+1], added at the next step.
+  double dampingPending = 0.0;
+
+  double total() const {
+    return kinetic + rotational + gravity + elastic + dampingDissipated + frictionDissipated;
+  }
+};
+
+}  // namespace dem

@@ -1,0 +1,37 @@
+#pragma once
+// Leapfrog motion integration (seed "Motion integration", Woo's Leapfrog):
+//   translation   v(t+dt/2) = v(t-dt/2) + a dt ; x(t+dt) = x(t) + v(t+dt/2) dt      seed eq. (28)
+//   rotation      w(t+dt/2) = w(t-dt/2) + T/I11 dt ; q(t+dt) = Quaternion(w dt) q(t) (spherical nodes)
+//   first step    with adjVel0 the stored velocity is on-step: v(dt/2) = v(0) + a dt/2
+//   damping       a_w *= 1 - lambda sgn(F_w (v_w(t-dt/2) + a_w dt/2))               seed eq. (34)
+//   blocked DOFs  zero acceleration on blocked global axes (velocity stays prescribed).
+
+#include "energy.hpp"
+#include "particles.hpp"
+
+#include <vector>
+
+namespace dem {
+
+struct IntegratorSettings {
+  double damping = 0.0;  // Cundall numerical damping coefficient lambda_d, in [0, 1)
+  bool adjVel0 = true;   // first-step adjustment (Woo's Leapfrog.adjVel0)
+};
+
+// Per-block partial sums of the energy terms; blocks have a fixed size so that the ledger's sums
+// are the same bits for any number of threads.
+struct IntegratorScratch {
+  struct Sums {
+    double kinetic = 0.0, rotational = 0.0, gravity = 0.0, dampingNow = 0.0, dampingPending = 0.0;
+  };
+  std::vector<Sums> blocks;
+};
+
+inline constexpr std::size_t kEnergyBlock = 1024;
+
+// Advances every particle by one step from the forces and torques already accumulated in p.force
+// and p.torque (gravity included), and fills the ledger's kinetic, gravity and damping terms at t_n.
+void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSettings& settings,
+               EnergyLedger& ledger, IntegratorScratch& scratch);
+
+}  // namespace dem

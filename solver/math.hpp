@@ -1,0 +1,37 @@
+#pragma once
+// Small vocabulary of the solver: Eigen fixed-size types and the few helpers every stage needs.
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include <cmath>
+#include <cstddef>
+
+namespace dem {
+
+using Vec3 = Eigen::Vector3d;
+using Mat3 = Eigen::Matrix3d;
+using Quat = Eigen::Quaterniond;
+
+// sign(x) with sign(0) = 0, as the damping formula requires (seed: eq. (34)).
+inline double signum(double x) { return static_cast<double>((x > 0.0) - (x < 0.0)); }
+
+// Quaternion(phi): the rotation by the angle |phi| about phi/|phi| (seed: spherical nodes,
+// q(t+dt) = Quaternion(omega dt) q(t)). Exact for any angle; identity for phi = 0.
+inline Quat rotationQuat(const Vec3& phi) {
+  const double angle = phi.norm();
+  if (angle == 0.0) return Quat::Identity();
+  return Quat(Eigen::AngleAxisd(angle, phi / angle));
+}
+
+// Angle of the relative rotation between two orientations, 2 asin(|vec(a* b)|); insensitive to
+// the sign ambiguity of quaternions (verification theory, section 0.2).
+inline double rotationAngleBetween(const Quat& a, const Quat& b) {
+  const double s = (a.conjugate() * b).vec().norm();
+  return 2.0 * std::asin(std::min(1.0, s));
+}
+
+inline bool allFinite(const Vec3& v) { return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]); }
+inline bool allFinite(const Quat& q) { return std::isfinite(q.w()) && allFinite(Vec3(q.vec())); }
+
+}  // namespace dem

@@ -1,0 +1,110 @@
+#include "particles.hpp"
+
+#include <numbers>
+#include <sstream>
+#include <stdexcept>
+
+namespace dem {
+
+namespace {
+
+[[noreturn]] void badField(std::size_t id, const std::string& field, const std::string& value,
+                           const std::string& expected) {
+  std::ostringstream msg;
+  msg << "particle " << id << ": " << field << " = " << value << " is invalid; expected " << expected;
+  throw std::invalid_argument(msg.str());
+}
+
+std::string str(double v) {
+  std::ostringstream s;
+  s.precision(17);
+  s << v;
+  return s.str();
+}
+
+std::string str(const Vec3& v) {
+  std::ostringstream s;
+  s.precision(17);
+  s << "(" << v[0] << ", " << v[1] << ", " << v[2] << ")";
+  return s.str();
+}
+
+std::string str(const Quat& q) {
+  std::ostringstream s;
+  s.precision(17);
+  s << "(w=" << q.w() << ", " << q.x() << ", " << q.y() << ", " << q.z() << ")";
+  return s.str();
+}
+
+void requirePositive(std::size_t id, const std::string& field, double v) {
+  if (!(std::isfinite(v) && v > 0.0)) badField(id, field, str(v), "a finite value > 0");
+}
+
+void requireFinite(std::size_t id, const std::string& field, const Vec3& v) {
+  if (!allFinite(v)) badField(id, field, str(v), "finite components");
+}
+
+}  // namespace
+
+double sphereMass(double radius, double density) {
+  return 4.0 / 3.0 * std::numbers::pi * radius * radius * radius * density;
+}
+
+Vec3 sphereInertia(double radius, double mass) {
+  return Vec3::Constant(0.4 * mass * radius * radius);
+}
+
+ParticleSpec sphereSpec(const Vec3& pos, double radius, double density) {
+  ParticleSpec s;
+  s.pos = pos;
+  s.radius = radius;
+  s.mass = sphereMass(radius, density);
+  s.inertia = sphereInertia(radius, s.mass);
+  return s;
+}
+
+std::size_t Particles::add(const ParticleSpec& spec) {
+  const std::size_t id = size();
+  requirePositive(id, "radius", spec.radius);
+  requirePositive(id, "mass", spec.mass);
+  for (int k = 0; k < 3; ++k) requirePositive(id, "inertia[" + std::to_string(k) + "]", spec.inertia[k]);
+  requireFinite(id, "pos", spec.pos);
+  requireFinite(id, "vel", spec.vel);
+  requireFinite(id, "angVel", spec.angVel);
+  if (!allFinite(spec.ori) || std::abs(spec.ori.norm() - 1.0) > 1e-10)
+    badField(id, "ori", str(spec.ori), "a finite unit quaternion");
+  if (spec.blocked & ~dof::all) badField(id, "blocked", std::to_string(spec.blocked), "a mask of dof:: bits (0..63)");
+
+  pos.push_back(spec.pos);
+  vel.push_back(spec.vel);
+  angVel.push_back(spec.angVel);
+  ori.push_back(spec.ori.normalized());
+  // Space-frame angular momentum L = R I R^T omega (used by the aspherical integrators).
+  const Mat3 R = spec.ori.normalized().toRotationMatrix();
+  angMom.push_back(R * spec.inertia.asDiagonal() * R.transpose() * spec.angVel);
+  force.push_back(Vec3::Zero());
+  torque.push_back(Vec3::Zero());
+  mass.push_back(spec.mass);
+  radius.push_back(spec.radius);
+  inertia.push_back(spec.inertia);
+  material.push_back(spec.material);
+  blocked.push_back(spec.blocked);
+  velMidstep.push_back(0);
+  return id;
+}
+
+bool Particles::isAspherical(std::size_t i) const {
+  const Vec3& I = inertia[i];
+  return I[0] != I[1] || I[1] != I[2];
+}
+
+void Particles::checkFinite() const {
+  for (std::size_t i = 0; i < size(); ++i) {
+    requireFinite(i, "pos", pos[i]);
+    requireFinite(i, "vel", vel[i]);
+    requireFinite(i, "angVel", angVel[i]);
+    if (!allFinite(ori[i])) badField(i, "ori", str(ori[i]), "a finite unit quaternion");
+  }
+}
+
+}  // namespace dem

@@ -1,0 +1,70 @@
+#pragma once
+// Particle state as a structure of arrays (one std::vector per quantity), indexed by particle id.
+//
+// Time levels (leapfrog, seed "Motion integration"): pos, ori, force, torque are on-step values
+// x(t); vel, angVel, angMom are mid-step values v(t - dt/2) once the particle has been integrated
+// (velMidstep = 1). Before its first integration a particle's vel/angVel is the user's on-step
+// initial value v(0), and velMidstep = 0 (seed: DemData.velMidstep).
+//
+// Orientation q maps body (principal) coordinates to space coordinates: x_space = q x_body q*.
+
+#include "math.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dem {
+
+// Loops over fewer items than this run serially (an OpenMP region costs more than the work).
+inline constexpr std::size_t kParallelThreshold = 2048;
+
+// Blocked degrees of freedom, in global axes; a blocked axis keeps its prescribed velocity.
+namespace dof {
+inline constexpr std::uint8_t x = 1, y = 2, z = 4, rx = 8, ry = 16, rz = 32;
+inline constexpr std::uint8_t translation = x | y | z;
+inline constexpr std::uint8_t rotation = rx | ry | rz;
+inline constexpr std::uint8_t all = translation | rotation;
+}  // namespace dof
+
+// What a user specifies for one particle. mass and inertia are required (use sphereMass() and
+// sphereInertia() for a sphere of given density).
+struct ParticleSpec {
+  Vec3 pos = Vec3::Zero();
+  Vec3 vel = Vec3::Zero();     // on-step initial velocity v(0)
+  Vec3 angVel = Vec3::Zero();  // on-step initial angular velocity (space frame)
+  Quat ori = Quat::Identity();
+  double radius = 0.0;
+  double mass = 0.0;
+  Vec3 inertia = Vec3::Zero();  // principal moments of inertia, body frame
+  std::uint32_t material = 0;
+  std::uint8_t blocked = 0;
+};
+
+double sphereMass(double radius, double density);
+Vec3 sphereInertia(double radius, double mass);
+// A sphere of the given radius and density with its mass and inertia filled in.
+ParticleSpec sphereSpec(const Vec3& pos, double radius, double density);
+
+struct Particles {
+  std::vector<Vec3> pos, vel, angVel, angMom, force, torque;
+  std::vector<Quat> ori;
+  std::vector<double> mass, radius;
+  std::vector<Vec3> inertia;
+  std::vector<std::uint32_t> material;
+  std::vector<std::uint8_t> blocked;
+  std::vector<std::uint8_t> velMidstep;
+
+  std::size_t size() const { return pos.size(); }
+
+  // Validates the spec (throws std::invalid_argument naming the field and value) and appends it;
+  // returns the new particle's id.
+  std::size_t add(const ParticleSpec& spec);
+
+  bool isAspherical(std::size_t i) const;
+
+  // Throws std::invalid_argument naming the first particle and field with a non-finite value.
+  void checkFinite() const;
+};
+
+}  // namespace dem

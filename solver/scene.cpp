@@ -1,0 +1,76 @@
+#include "scene.hpp"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace dem {
+
+namespace {
+std::string str(double v) {
+  std::ostringstream s;
+  s.precision(17);
+  s << v;
+  return s.str();
+}
+}  // namespace
+
+void Scene::setDt(double dt) {
+  if (!(std::isfinite(dt) && dt > 0.0))
+    throw std::invalid_argument("scene: dt = " + str(dt) + " is invalid; expected a finite value > 0");
+  dt_ = dt;
+}
+
+void Scene::setDamping(double lambda) {
+  if (!(std::isfinite(lambda) && lambda >= 0.0 && lambda < 1.0))
+    throw std::invalid_argument("scene: damping = " + str(lambda) + " is invalid; expected 0 <= damping < 1");
+  integrator_.damping = lambda;
+}
+
+void Scene::validate() {
+  if (!(dt_ > 0.0)) throw std::invalid_argument("scene: dt is not set; call setDt() with a value > 0");
+  if (!allFinite(gravity)) {
+    std::ostringstream s;
+    s << "scene: gravity = (" << gravity.transpose() << ") is invalid; expected finite components";
+    throw std::invalid_argument(s.str());
+  }
+  if (validatedParticles_ == particles.size()) return;
+  particles.checkFinite();
+  for (std::size_t i = 0; i < particles.size(); ++i) {
+    if (particles.isAspherical(i)) {
+      std::ostringstream s;
+      s << "particle " << i << ": inertia = (" << particles.inertia[i].transpose()
+        << ") is aspherical; aspherical rotation needs a rigid-body rotation integrator, which this "
+           "build does not provide; use equal principal moments";
+      throw std::invalid_argument(s.str());
+    }
+  }
+  validatedParticles_ = particles.size();
+}
+
+void Scene::applyFields() {
+  Particles& p = particles;
+  const std::size_t n = p.size();
+#pragma omp parallel for schedule(static) if (n > kParallelThreshold)
+  for (std::size_t i = 0; i < n; ++i) {
+    p.force[i] = p.mass[i] * gravity;
+    p.torque[i].setZero();
+  }
+}
+
+void Scene::step() {
+  validate();
+  applyFields();
+  if (externalForces) externalForces(particles, time);
+  // Contact forces join here, before integration (contact stage).
+  energy.time = time;
+  energy.step = stepCount;
+  integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_);
+  ++stepCount;
+  time += dt_;
+}
+
+void Scene::run(std::uint64_t steps) {
+  for (std::uint64_t k = 0; k < steps; ++k) step();
+}
+
+}  // namespace dem

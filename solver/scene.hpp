@@ -1,0 +1,53 @@
+#pragma once
+// A simulation: particles, fields, integrator settings, time; one step as the architecture lays out:
+//   1. forces := gravity m g, torques := 0
+//   2. contact forces (added by the contact stage before integration)
+//   3. integration (leapfrog, damping, rotation)
+//   4. time += dt, step += 1; the energy ledger refers to the step's start t_n.
+
+#include "energy.hpp"
+#include "integrator.hpp"
+#include "particles.hpp"
+
+#include <cstdint>
+#include <functional>
+
+namespace dem {
+
+class Scene {
+ public:
+  Particles particles;
+  Vec3 gravity = Vec3::Zero();
+  EnergyLedger energy;
+  double time = 0.0;
+  std::uint64_t stepCount = 0;
+
+  // Optional user force field, called every step after gravity and before contacts; it adds to
+  // particles.force / particles.torque (time is t_n).
+  std::function<void(Particles&, double time)> externalForces;
+
+  // Throws std::invalid_argument unless dt is finite and > 0.
+  void setDt(double dt);
+  double dt() const { return dt_; }
+
+  // Throws std::invalid_argument unless 0 <= lambda < 1.
+  void setDamping(double lambda);
+  double damping() const { return integrator_.damping; }
+
+  void setAdjVel0(bool on) { integrator_.adjVel0 = on; }
+  bool adjVel0() const { return integrator_.adjVel0; }
+
+  void step();
+  void run(std::uint64_t steps);
+
+ private:
+  double dt_ = 0.0;
+  IntegratorSettings integrator_;
+  IntegratorScratch integratorScratch_;
+  std::size_t validatedParticles_ = 0;
+
+  void validate();
+  void applyFields();
+};
+
+}  // namespace dem

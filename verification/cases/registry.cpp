@@ -1,0 +1,15 @@
+#include "cases/registry.hpp"
+
+namespace dem::verify {
+
+std::vector<Case> allCases() {
+  return {
+      freeFallAdjustedCase(),
+      freeFallUnadjustedCase(),
+      dampedMotionCase(),
+      dampedThrowCase(),
+      energyFreeFallCase(),
+  };
+}
+
+}  // namespace dem::verify

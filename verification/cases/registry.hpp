@@ -1,0 +1,19 @@
+#pragma once
+// Every verification case, in the order of the report. Each factory lives in its own file under
+// verification/cases/ (one scenario per file, opening with its banner).
+
+#include "harness/case.hpp"
+
+#include <vector>
+
+namespace dem::verify {
+
+Case freeFallAdjustedCase();
+Case freeFallUnadjustedCase();
+Case dampedMotionCase();
+Case dampedThrowCase();
+Case energyFreeFallCase();
+
+std::vector<Case> allCases();
+
+}  // namespace dem::verify

@@ -1,0 +1,140 @@
+#include "case.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace dem::verify {
+
+std::vector<double> halvings(double dt0, int count) {
+  std::vector<double> out;
+  for (int k = 0; k < count; ++k) out.push_back(dt0 / std::pow(2.0, k));
+  return out;
+}
+
+std::optional<double> fitOrder(const std::vector<double>& dts, const std::vector<double>& errors, double floor) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  int n = 0;
+  for (std::size_t k = 0; k < dts.size(); ++k) {
+    if (!(errors[k] > floor) || !(dts[k] > 0.0)) continue;
+    const double x = std::log(dts[k]), y = std::log(errors[k]);
+    sx += x; sy += y; sxx += x * x; sxy += x * y;
+    ++n;
+  }
+  if (n < 2) return std::nullopt;
+  const double denom = n * sxx - sx * sx;
+  if (denom == 0.0) return std::nullopt;
+  return (n * sxy - sx * sy) / denom;
+}
+
+namespace {
+
+std::string fmt(double v) {
+  std::ostringstream s;
+  s.precision(4);
+  s << v;
+  return s.str();
+}
+
+void judge(QuantityResult& q, const QuantitySpec& spec, const std::vector<double>& dts,
+           const std::vector<double>& errs) {
+  q.pass = true;
+  for (std::size_t k = 0; k < dts.size(); ++k) {
+    const double tol = spec.tolerance(dts[k]);
+    const double e = errs[k];
+    if (!std::isfinite(e) || e > tol) {
+      q.pass = false;
+      q.failure = "error " + fmt(e) + " > tolerance " + fmt(tol) + " at dt = " + fmt(dts[k]);
+    }
+    const double ratio = tol > 0 ? e / tol : (e == 0.0 ? 0.0 : std::numeric_limits<double>::infinity());
+    q.worstRatio = std::max(q.worstRatio, std::isfinite(e) ? ratio : std::numeric_limits<double>::infinity());
+  }
+  if (!spec.order) return;
+  q.fittedOrder = fitOrder(dts, errs, spec.order->floor);
+  if (!q.fittedOrder) {
+    q.pass = false;
+    q.failure = "fewer than two levels above the round-off floor " + fmt(spec.order->floor) + ": no order";
+  } else if (*q.fittedOrder < spec.order->lo || *q.fittedOrder > spec.order->hi) {
+    q.pass = false;
+    q.failure = "fitted order " + fmt(*q.fittedOrder) + " outside [" + fmt(spec.order->lo) + ", " +
+                fmt(spec.order->hi) + "]";
+  }
+}
+
+}  // namespace
+
+CaseResult evaluate(const Case& c) {
+  CaseResult r;
+  r.name = c.name;
+  r.title = c.title;
+  r.dts = c.dts;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    for (std::size_t k = 0; k < c.dts.size(); ++k) {
+      RunOutput out = c.run(c.dts[k]);
+      r.levels.push_back(out.errors);
+      if (k == c.seriesLevel) r.series = std::move(out.series);
+    }
+  } catch (const std::exception& e) {
+    r.exception = e.what();
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.pass = r.exception.empty();
+  if (!r.pass) return r;
+
+  for (const auto& spec : c.quantities) {
+    QuantityResult q;
+    q.quantity = spec.name;
+    q.order = spec.order;
+    std::vector<double> errs;
+    for (const auto& level : r.levels) {
+      auto it = level.find(spec.name);
+      errs.push_back(it == level.end() ? std::numeric_limits<double>::quiet_NaN() : it->second);
+    }
+    q.error = errs.front();
+    q.tolerance = spec.tolerance(c.dts.front());
+    judge(q, spec, c.dts, errs);
+    r.pass = r.pass && q.pass;
+    r.quantities.push_back(std::move(q));
+  }
+  return r;
+}
+
+namespace {
+void writeTable(const std::filesystem::path& path, const std::vector<std::string>& columns,
+                const std::vector<std::vector<double>>& rows) {
+  std::ofstream f(path);
+  if (!f) throw std::runtime_error("cannot write " + path.string());
+  f.precision(17);
+  for (std::size_t j = 0; j < columns.size(); ++j) f << (j ? "," : "") << columns[j];
+  f << "\n";
+  for (const auto& row : rows) {
+    for (std::size_t j = 0; j < row.size(); ++j) f << (j ? "," : "") << row[j];
+    f << "\n";
+  }
+}
+}  // namespace
+
+void writeCsv(const CaseResult& r, const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  std::vector<std::string> columns{"dt"};
+  for (const auto& q : r.quantities) columns.push_back(q.quantity);
+  std::vector<std::vector<double>> rows;
+  for (std::size_t k = 0; k < r.levels.size(); ++k) {
+    std::vector<double> row{r.dts[k]};
+    for (const auto& q : r.quantities) {
+      auto it = r.levels[k].find(q.quantity);
+      row.push_back(it == r.levels[k].end() ? std::numeric_limits<double>::quiet_NaN() : it->second);
+    }
+    rows.push_back(std::move(row));
+  }
+  writeTable(std::filesystem::path(dir) / (r.name + ".csv"), columns, rows);
+  for (const auto& s : r.series)
+    writeTable(std::filesystem::path(dir) / (r.name + "__" + s.name + ".csv"), s.columns, s.rows);
+}
+
+}  // namespace dem::verify
