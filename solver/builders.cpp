@@ -1,5 +1,9 @@
 #include "builders.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <random>
+
 namespace dem {
 
 Scene singleSphereScene(const Vec3& x0, const Vec3& v0, const Vec3& g, double dt) {
@@ -11,6 +15,91 @@ Scene singleSphereScene(const Vec3& x0, const Vec3& v0, const Vec3& g, double dt
   s.setDt(dt);
   s.setDamping(0.0);
   return s;
+}
+
+Scene twoSphereScene(const Material& mat, double R, const Vec3& x1, const Vec3& v1, const Vec3& w1,
+                     const Vec3& x2, const Vec3& v2, const Vec3& w2, double dt) {
+  Scene s;
+  s.materials.push_back(mat);
+  ParticleSpec a = sphereSpec(x1, R, mat.density), b = sphereSpec(x2, R, mat.density);
+  a.vel = v1;
+  a.angVel = w1;
+  b.vel = v2;
+  b.angVel = w2;
+  s.particles.add(a);
+  s.particles.add(b);
+  s.setDt(dt);
+  s.setDamping(0.0);
+  return s;
+}
+
+Scene sphereWallScene(const Material& mat, double R, const Vec3& x, const Vec3& v, const Vec3& w, double dt) {
+  Scene s;
+  s.materials.push_back(mat);
+  s.particles.addWall(Vec3::Zero(), Vec3::UnitZ(), 0);
+  ParticleSpec a = sphereSpec(x, R, mat.density);
+  a.vel = v;
+  a.angVel = w;
+  s.particles.add(a);
+  s.setDt(dt);
+  s.setDamping(0.0);
+  return s;
+}
+
+Scene depositionScene(const DepositionSpec& spec) {
+  Scene s;
+  s.materials.push_back(spec.material);
+  const double r = spec.radius, spacing = 2.2 * r, jitter = 0.09 * r;
+  const auto nz = static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(spec.n) / 4.0)));
+  const std::size_t nx = std::max<std::size_t>(1, 2 * nz);
+  const double L = static_cast<double>(nx) * spacing;
+  s.particles.addWall(Vec3::Zero(), Vec3::UnitZ(), 0);
+  s.particles.addWall(Vec3::Zero(), Vec3::UnitX(), 0);
+  s.particles.addWall(Vec3(L, 0, 0), -Vec3::UnitX(), 0);
+  s.particles.addWall(Vec3::Zero(), Vec3::UnitY(), 0);
+  s.particles.addWall(Vec3(0, L, 0), -Vec3::UnitY(), 0);
+  std::mt19937_64 rng(spec.seed);
+  std::uniform_real_distribution<double> u(-jitter, jitter);
+  for (std::size_t k = 0; k < spec.n; ++k) {
+    const std::size_t layer = k / (nx * nx), inLayer = k % (nx * nx);
+    const double x = (static_cast<double>(inLayer % nx) + 0.5) * spacing + u(rng);
+    const double y = (static_cast<double>(inLayer / nx) + 0.5) * spacing + u(rng);
+    const double z = (static_cast<double>(layer) + 0.5) * spacing + u(rng);
+    ParticleSpec p = sphereSpec(Vec3(x, y, z), r, spec.material.density);
+    s.particles.add(p);
+  }
+  s.gravity = Vec3(0, 0, -9.81);
+  s.setDt(spec.dtFactor * r * std::sqrt(spec.material.density / spec.material.young));
+  s.setDamping(spec.damping);
+  s.collider.verletDist = spec.verletDist;
+  return s;
+}
+
+std::uint64_t settle(Scene& scene, double vTol, std::uint64_t maxSteps) {
+  std::uint64_t steps = 0;
+  while (steps < maxSteps) {
+    scene.run(100);
+    steps += 100;
+    double vMax = 0.0;
+    for (std::size_t i = 0; i < scene.particles.size(); ++i)
+      if (!scene.particles.isWall(i)) vMax = std::max(vMax, scene.particles.vel[i].norm());
+    if (vMax < vTol) break;
+  }
+  return steps;
+}
+
+Scene settledBed(const DepositionSpec& spec) {
+  Scene s = depositionScene(spec);
+  settle(s, 1e-3 * std::sqrt(9.81 * spec.radius), 1000000);
+  return s;
+}
+
+double contactsPerSphere(const Scene& scene) {
+  std::size_t spheres = 0, ends = 0;
+  for (std::size_t i = 0; i < scene.particles.size(); ++i) spheres += !scene.particles.isWall(i);
+  for (const Contact& c : scene.contacts.items)
+    if (c.real) ends += c.type == ContactType::SphereSphere ? 2 : 1;
+  return spheres ? static_cast<double>(ends) / static_cast<double>(spheres) : 0.0;
 }
 
 }  // namespace dem

@@ -4,9 +4,44 @@
 
 #include "scene.hpp"
 
+#include <cstdint>
+
 namespace dem {
 
 // One sphere (R = 0.1 m, density 2600 kg/m^3) at x0 with on-step velocity v0, gravity g, no damping.
 Scene singleSphereScene(const Vec3& x0, const Vec3& v0, const Vec3& g, double dt);
+
+// Impact benchmarks (Chung & Ooi 2011 analogues): no gravity, no damping.
+// Two spheres of radius R and material `mat` (ids 0 and 1) with on-step initial velocities.
+Scene twoSphereScene(const Material& mat, double R, const Vec3& x1, const Vec3& v1, const Vec3& w1,
+                     const Vec3& x2, const Vec3& v2, const Vec3& w2, double dt);
+// A wall z = 0 with normal +z (id 0, same material) and one sphere (id 1).
+Scene sphereWallScene(const Material& mat, double R, const Vec3& x, const Vec3& v, const Vec3& w, double dt);
+
+// The standard benchmark: n equal spheres poured into an open box of walls (floor z = 0, four side
+// walls), base about twice the bed's height. The spheres start on a loose simple-cubic lattice of
+// spacing 2.2 r with a random jitter (no initial overlap), at rest, filled from the bottom.
+struct DepositionSpec {
+  std::size_t n = 1000;
+  double radius = 0.01;  // m
+  Material material{2600.0, 1e7, 0.2, 0.2};  // density, young, ksRatio, frictionAngle (walls too)
+  double damping = 0.4;                      // Cundall damping while pouring and settling
+  double dtFactor = 0.3;                     // dt = dtFactor * r sqrt(rho/E) (p-wave estimate)
+  double verletDist = -0.1;
+  std::uint64_t seed = 1;
+};
+
+// The poured (not yet settled) scene: walls first, then the spheres.
+Scene depositionScene(const DepositionSpec& spec);
+
+// Runs the scene until the fastest sphere is slower than vTol (checked every 100 steps) or maxSteps
+// have run; returns the number of steps.
+std::uint64_t settle(Scene& scene, double vTol, std::uint64_t maxSteps);
+
+// depositionScene settled into a dense bed (|v| < 1e-3 sqrt(g r)).
+Scene settledBed(const DepositionSpec& spec);
+
+// Coordination number: 2 (real sphere-sphere contacts) + (real sphere-wall contacts) per sphere.
+double contactsPerSphere(const Scene& scene);
 
 }  // namespace dem

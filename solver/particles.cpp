@@ -90,6 +90,32 @@ std::size_t Particles::add(const ParticleSpec& spec) {
   material.push_back(spec.material);
   blocked.push_back(spec.blocked);
   velMidstep.push_back(0);
+  shape.push_back(Shape::Sphere);
+  shapeIndex.push_back(0);
+  return id;
+}
+
+std::size_t Particles::addWall(const Vec3& point, const Vec3& normal, std::uint32_t mat) {
+  const std::size_t id = size();
+  requireFinite(id, "wall point", point);
+  const double len = normal.norm();
+  if (!allFinite(normal) || !(len > 0.0)) badField(id, "wall normal", str(normal), "a finite non-zero vector");
+  Wall w;
+  w.normal = normal / len;
+  for (int k = 0; k < 3; ++k)
+    if (std::abs(w.normal[k]) == 1.0) w.axis = k;
+  ParticleSpec spec;
+  spec.pos = point;
+  spec.radius = 1.0;  // placeholders, replaced below; all DOFs blocked
+  spec.mass = 1.0;
+  spec.inertia = Vec3::Ones();
+  spec.material = mat;
+  spec.blocked = dof::all;
+  add(spec);
+  radius[id] = 0.0;
+  shape[id] = Shape::Wall;
+  shapeIndex[id] = static_cast<std::uint32_t>(walls.size());
+  walls.push_back(w);
   return id;
 }
 

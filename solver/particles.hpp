@@ -7,6 +7,13 @@
 // initial value v(0), and velMidstep = 0 (seed: DemData.velMidstep).
 //
 // Orientation q maps body (principal) coordinates to space coordinates: x_space = q x_body q*.
+//
+// Shapes. Every body is a particle with a shape tag (shape[i]): a sphere (radius[i]) or an infinite
+// wall. A wall's geometry lives in the small side array `walls`, indexed by shapeIndex[i]: the plane
+// passes through pos[i] with the unit normal walls[k].normal (the side spheres live on). Walls are
+// fixed bodies of infinite mass: all their DOFs are blocked (dof::all), so they keep their
+// prescribed velocity (zero unless the user sets one); their mass and inertia entries are
+// placeholders (1) that nothing reads, and their radius is 0.
 
 #include "math.hpp"
 
@@ -26,6 +33,14 @@ inline constexpr std::uint8_t translation = x | y | z;
 inline constexpr std::uint8_t rotation = rx | ry | rz;
 inline constexpr std::uint8_t all = translation | rotation;
 }  // namespace dof
+
+enum class Shape : std::uint8_t { Sphere = 0, Wall = 1 };
+
+// An infinite plane through the owning particle's position.
+struct Wall {
+  Vec3 normal = Vec3::UnitZ();  // unit normal, pointing to the side where spheres are
+  int axis = -1;                // 0, 1, 2 when the normal is +-e_axis (axis-aligned plane), else -1
+};
 
 // What a user specifies for one particle. mass and inertia are required (use sphereMass() and
 // sphereInertia() for a sphere of given density).
@@ -54,12 +69,21 @@ struct Particles {
   std::vector<std::uint32_t> material;
   std::vector<std::uint8_t> blocked;
   std::vector<std::uint8_t> velMidstep;
+  std::vector<Shape> shape;
+  std::vector<std::uint32_t> shapeIndex;  // index into walls for Shape::Wall, 0 for spheres
+  std::vector<Wall> walls;
 
   std::size_t size() const { return pos.size(); }
 
   // Validates the spec (throws std::invalid_argument naming the field and value) and appends it;
   // returns the new particle's id.
   std::size_t add(const ParticleSpec& spec);
+
+  // Appends a fixed infinite wall through `point` with the given normal (normalised here; throws
+  // std::invalid_argument for a zero or non-finite normal or point); returns the particle id.
+  std::size_t addWall(const Vec3& point, const Vec3& normal, std::uint32_t material);
+
+  bool isWall(std::size_t i) const { return shape[i] == Shape::Wall; }
 
   bool isAspherical(std::size_t i) const;
 

@@ -33,8 +33,20 @@ void Scene::validate() {
     s << "scene: gravity = (" << gravity.transpose() << ") is invalid; expected finite components";
     throw std::invalid_argument(s.str());
   }
+  for (std::size_t k = 0; k < materials.size(); ++k) validateMaterial(k, materials[k]);
   if (validatedParticles_ == particles.size()) return;
   particles.checkFinite();
+  if (particles.size() > 1) {
+    for (std::size_t i = 0; i < particles.size(); ++i) {
+      if (particles.material[i] >= materials.size()) {
+        std::ostringstream s;
+        s << "particle " << i << ": material = " << particles.material[i]
+          << " is invalid; expected an index into scene.materials (size " << materials.size()
+          << "); add a Material to scene.materials";
+        throw std::invalid_argument(s.str());
+      }
+    }
+  }
   for (std::size_t i = 0; i < particles.size(); ++i) {
     if (particles.isAspherical(i)) {
       std::ostringstream s;
@@ -57,12 +69,22 @@ void Scene::applyFields() {
   }
 }
 
+// Contact stage at t_n: elastic energy is the springs' state at t_n, the friction work is
+// cumulative through t_n (the slip between t_n-1 and t_n).
+void Scene::contactForces() {
+  if (particles.size() < 2) return;
+  collider.update(particles, materials, contacts);
+  const ContactStageResult r = contactStage(particles, contacts, dt_, contactScratch_);
+  energy.elastic = r.elastic;
+  energy.frictionDissipated += r.dissipated;
+}
+
 void Scene::step() {
   validate();
   applyFields();
   if (externalForces) externalForces(particles, time);
-  // Contact forces join here, before integration (contact stage).
   energy.time = time;
+  contactForces();
   energy.step = stepCount;
   integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_);
   ++stepCount;

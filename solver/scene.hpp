@@ -1,22 +1,33 @@
 #pragma once
 // A simulation: particles, fields, integrator settings, time; one step as the architecture lays out:
 //   1. forces := gravity m g, torques := 0
-//   2. contact forces (added by the contact stage before integration)
+//   2. contact stage: collider (only when some body moved farther than its Verlet distance),
+//      contact geometry + Cundall law per contact, per-particle force gather (contact_loop.hpp)
 //   3. integration (leapfrog, damping, rotation)
 //   4. time += dt, step += 1; the energy ledger refers to the step's start t_n.
 
+#include "collider.hpp"
+#include "contact_loop.hpp"
+#include "contacts.hpp"
 #include "energy.hpp"
 #include "integrator.hpp"
+#include "materials.hpp"
 #include "particles.hpp"
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace dem {
 
 class Scene {
  public:
   Particles particles;
+  // Materials, indexed by particles.material[i]. A scene with two or more bodies needs every
+  // body's material index to be valid (checked before the first step).
+  std::vector<Material> materials;
+  Collider collider;     // set collider.verletDist before the first step
+  ContactStore contacts;
   Vec3 gravity = Vec3::Zero();
   EnergyLedger energy;
   double time = 0.0;
@@ -44,10 +55,12 @@ class Scene {
   double dt_ = 0.0;
   IntegratorSettings integrator_;
   IntegratorScratch integratorScratch_;
+  ContactScratch contactScratch_;
   std::size_t validatedParticles_ = 0;
 
   void validate();
   void applyFields();
+  void contactForces();
 };
 
 }  // namespace dem

@@ -9,6 +9,8 @@ std::vector<Case> allCases() {
       dampedMotionCase(),
       dampedThrowCase(),
       energyFreeFallCase(),
+      normalImpactSphereSphereCase(),
+      normalImpactSphereWallCase(),
   };
 }
 

@@ -13,6 +13,8 @@ Case freeFallUnadjustedCase();
 Case dampedMotionCase();
 Case dampedThrowCase();
 Case energyFreeFallCase();
+Case normalImpactSphereSphereCase();
+Case normalImpactSphereWallCase();
 
 std::vector<Case> allCases();
 

@@ -20,6 +20,7 @@ Scene gas(std::size_t n) {
     p.angVel = 10 * Vec3(u(rng), u(rng), u(rng));
     s.particles.add(p);
   }
+  s.materials.push_back(Material{2600.0, 1e6, 0.2, 0.3});
   s.gravity = Vec3(0.1, 0, -9.81);
   s.setDt(1e-4);
   s.setDamping(0.2);

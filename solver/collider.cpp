@@ -1,0 +1,184 @@
+#include "collider.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace dem {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Box of body i at position x with sweep length dL (see collider.hpp).
+void bodyBox(const Particles& p, std::size_t i, const Vec3& x, double dL, Vec3& lo, Vec3& hi) {
+  if (p.shape[i] == Shape::Sphere) {
+    const double h = p.radius[i] + dL;
+    lo = x.array() - h;
+    hi = x.array() + h;
+    return;
+  }
+  lo = Vec3::Constant(-kInf);
+  hi = Vec3::Constant(kInf);
+  const int axis = p.walls[p.shapeIndex[i]].axis;
+  if (axis >= 0) {
+    lo[axis] = x[axis] - dL;
+    hi[axis] = x[axis] + dL;
+  }
+}
+
+bool boxesOverlap(const Vec3& loA, const Vec3& hiA, const Vec3& loB, const Vec3& hiB) {
+  return loA[0] <= hiB[0] && loB[0] <= hiA[0] && loA[1] <= hiB[1] && loB[1] <= hiA[1] && loA[2] <= hiB[2] &&
+         loB[2] <= hiA[2];
+}
+
+inline bool isUpper(std::uint32_t tag) { return (tag & 1u) != 0; }
+inline std::uint32_t idOf(std::uint32_t tag) { return tag >> 1; }
+
+}  // namespace
+
+double sweepLengthFor(const Particles& p, double verletDist) {
+  if (verletDist >= 0.0) return verletDist;
+  double rMin = kInf;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (p.shape[i] == Shape::Sphere) rMin = std::min(rMin, p.radius[i]);
+  return rMin == kInf ? 0.0 : -verletDist * rMin;
+}
+
+Contact makeContact(const Particles& p, const std::vector<Material>& materials, std::uint32_t a, std::uint32_t b) {
+  Contact c;
+  const bool wallA = p.isWall(a), wallB = p.isWall(b);
+  if (wallA || wallB) {
+    c.type = ContactType::SphereWall;
+    c.id1 = wallA ? b : a;
+    c.id2 = wallA ? a : b;
+    c.phys = sphereWallPhysics(materials[p.material[c.id1]], p.radius[c.id1], materials[p.material[c.id2]]);
+  } else {
+    c.type = ContactType::SphereSphere;
+    c.id1 = std::min(a, b);
+    c.id2 = std::max(a, b);
+    c.phys = sphereSpherePhysics(materials[p.material[c.id1]], p.radius[c.id1], materials[p.material[c.id2]],
+                                 p.radius[c.id2]);
+  }
+  return c;
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> bruteForcePairs(const Particles& p,
+                                                                     const std::vector<Vec3>& positions, double dL) {
+  const std::size_t n = p.size();
+  std::vector<Vec3> lo(n), hi(n);
+  for (std::size_t i = 0; i < n; ++i) bodyBox(p, i, positions[i], dL, lo[i], hi[i]);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j) {
+      if (p.isWall(i) && p.isWall(j)) continue;
+      if (boxesOverlap(lo[i], hi[i], lo[j], hi[j]))
+        pairs.emplace_back(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j));
+    }
+  return pairs;
+}
+
+bool Collider::needsRun(const Particles& p) const {
+  if (!initialised_ || refPos_.size() != p.size()) return true;
+  const std::size_t n = p.size();
+  const double dL2 = dL_ * dL_;
+  int moved = 0;
+  // seed: L_mn = |X^n - X^m| > dL triggers the run
+#pragma omp parallel for schedule(static) reduction(max : moved) if (n > kParallelThreshold)
+  for (std::size_t i = 0; i < n; ++i)
+    if ((p.pos[i] - refPos_[i]).squaredNorm() > dL2) moved = 1;
+  return moved != 0;
+}
+
+void Collider::computeBoxes(const Particles& p) {
+  const std::size_t n = p.size();
+  lo_.resize(n);
+  hi_.resize(n);
+  refPos_ = p.pos;
+#pragma omp parallel for schedule(static) if (n > kParallelThreshold)
+  for (std::size_t i = 0; i < n; ++i) bodyBox(p, i, p.pos[i], dL_, lo_[i], hi_[i]);
+}
+
+bool Collider::overlap(std::uint32_t a, std::uint32_t b) const { return boxesOverlap(lo_[a], hi_[a], lo_[b], hi_[b]); }
+
+void Collider::handleInversion(std::uint32_t a, std::uint32_t b, const Particles& p,
+                               const std::vector<Material>& materials, ContactStore& contacts) const {
+  if (a == b || (p.isWall(a) && p.isWall(b))) return;
+  const bool ov = overlap(a, b);
+  const std::int64_t k = contacts.find(a, b);
+  if (ov && k < 0) contacts.add(makeContact(p, materials, a, b));
+  else if (!ov && k >= 0) contacts.remove(static_cast<std::size_t>(k));
+}
+
+bool Collider::update(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts) {
+  if (!needsRun(p)) return false;
+  const bool full = !initialised_ || refPos_.size() != p.size();
+  dL_ = sweepLengthFor(p, verletDist);
+  computeBoxes(p);
+  if (full) {
+    fullRun(p, materials, contacts);
+  } else {
+    for (int w = 0; w < 3; ++w) insertionSort(w, p, materials, contacts);
+  }
+  ++runs_;
+  return true;
+}
+
+void Collider::fullRun(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts) {
+  const std::size_t n = p.size();
+  const auto before = [](const Bound& x, const Bound& y) {
+    return x.coord < y.coord || (x.coord == y.coord && !isUpper(x.tag) && isUpper(y.tag));
+  };
+  for (int w = 0; w < 3; ++w) {
+    auto& L = lists_[w];
+    L.resize(2 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto id = static_cast<std::uint32_t>(i);
+      L[2 * i] = {lo_[i][w], id << 1};
+      L[2 * i + 1] = {hi_[i][w], (id << 1) | 1u};
+    }
+    std::sort(L.begin(), L.end(), before);
+  }
+  // Existing entries (a body set that changed) that no longer overlap go; then sweep x for new ones.
+  for (std::size_t k = contacts.size(); k-- > 0;) {
+    const Contact& c = contacts.items[k];
+    if (c.id1 >= n || c.id2 >= n || !overlap(c.id1, c.id2)) contacts.remove(k);
+  }
+  const auto& L = lists_[0];
+  for (std::size_t k = 0; k < L.size(); ++k) {
+    if (isUpper(L[k].tag)) continue;
+    const std::uint32_t a = idOf(L[k].tag);
+    for (std::size_t m = k + 1; m < L.size(); ++m) {
+      const std::uint32_t t = L[m].tag;
+      if (isUpper(t)) {
+        if (idOf(t) == a) break;
+        continue;
+      }
+      const std::uint32_t b = idOf(t);
+      if (p.isWall(a) && p.isWall(b)) continue;
+      if (overlap(a, b) && contacts.find(a, b) < 0) contacts.add(makeContact(p, materials, a, b));
+    }
+  }
+  initialised_ = true;
+}
+
+void Collider::insertionSort(int w, const Particles& p, const std::vector<Material>& materials,
+                             ContactStore& contacts) {
+  auto& L = lists_[w];
+  for (Bound& b : L) b.coord = isUpper(b.tag) ? hi_[idOf(b.tag)][w] : lo_[idOf(b.tag)][w];
+  const std::size_t n = L.size();
+  for (std::size_t i = 1; i < n; ++i) {
+    const Bound cur = L[i];
+    std::size_t j = i;
+    // Move cur left while it should come before its left neighbour; each swap is an inversion.
+    while (j > 0 && (cur.coord < L[j - 1].coord ||
+                     (cur.coord == L[j - 1].coord && !isUpper(cur.tag) && isUpper(L[j - 1].tag)))) {
+      if (isUpper(cur.tag) != isUpper(L[j - 1].tag))
+        handleInversion(idOf(cur.tag), idOf(L[j - 1].tag), p, materials, contacts);
+      L[j] = L[j - 1];
+      --j;
+    }
+    L[j] = cur;
+  }
+}
+
+}  // namespace dem

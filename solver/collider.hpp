@@ -1,0 +1,78 @@
+#pragma once
+// Sweep and prune collider with insertion sort and Verlet distance (seed "Sweep and prune",
+// "Optimization with Verlet distances"; Yade's InsertionSortCollider, aperiodic).
+//
+// Each body has an axis-aligned box enlarged by the sweep length dL on every side:
+//   sphere  x +- (r + dL);
+//   wall    on its normal axis (axis-aligned planes) p +- dL, on the tangent axes -inf..+inf;
+//           a wall with a general normal spans -inf..+inf on every axis (a potential contact with
+//           every sphere).
+// dL comes from verletDist: > 0 absolute, < 0 a fraction of the smallest sphere radius, 0 none.
+// Three lists of bounds (one per axis) are kept sorted. The first run sorts them from scratch and
+// sweeps the x list for overlaps; later runs re-sort by insertion sort, and every inversion of a
+// lower and an upper bound tests the pair's boxes on all three axes, creating the potential contact
+// (overlap) or removing it (no overlap). Equal coordinates order a lower bound before an upper
+// bound, so that "touching" boxes count as overlapping both here and in the brute-force oracle.
+//
+// The collider runs only when some body has moved farther than dL since the last run (reference
+// positions, seed eq. (eq-verlet-trigger)): until then no two bodies can have approached by more
+// than 2 dL, so no pair outside the list can touch, and contacts that are real stay in the list.
+// Pairs of two walls never form contacts.
+
+#include "contacts.hpp"
+#include "materials.hpp"
+#include "particles.hpp"
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace dem {
+
+class Collider {
+ public:
+  double verletDist = -0.1;  // > 0: absolute sweep length; < 0: fraction of the smallest radius
+
+  // Runs the sweep and prune when needed (first call, body count changed, a body moved farther
+  // than dL since the last run). New potential contacts get their physics from the materials.
+  // Returns true when it ran.
+  bool update(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts);
+
+  bool needsRun(const Particles& p) const;
+  double sweepLength() const { return dL_; }
+  std::uint64_t runs() const { return runs_; }
+  // Positions at the last run (the boxes were built from them).
+  const std::vector<Vec3>& refPos() const { return refPos_; }
+
+ private:
+  struct Bound {
+    double coord;
+    std::uint32_t tag;  // id << 1 | 1 for an upper bound
+  };
+  std::vector<Bound> lists_[3];
+  std::vector<Vec3> lo_, hi_, refPos_;
+  double dL_ = 0.0;
+  std::uint64_t runs_ = 0;
+  bool initialised_ = false;
+
+  void computeBoxes(const Particles& p);
+  bool overlap(std::uint32_t a, std::uint32_t b) const;
+  void handleInversion(std::uint32_t a, std::uint32_t b, const Particles& p,
+                       const std::vector<Material>& materials, ContactStore& contacts) const;
+  void fullRun(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts);
+  void insertionSort(int axis, const Particles& p, const std::vector<Material>& materials, ContactStore& contacts);
+};
+
+// Sweep length dL for a verletDist setting (negative: fraction of the smallest sphere radius).
+double sweepLengthFor(const Particles& p, double verletDist);
+
+// A new potential contact between a and b: ids ordered (sphere-sphere: id1 < id2; sphere-wall:
+// id1 = sphere), type set, physics from the materials (seed "Stiffnesses").
+Contact makeContact(const Particles& p, const std::vector<Material>& materials, std::uint32_t a, std::uint32_t b);
+
+// Test oracle only: all pairs (lo id, hi id) whose boxes, built from `positions` with sweep length
+// dL exactly as the collider builds them, overlap; O(N^2), sorted.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> bruteForcePairs(const Particles& p,
+                                                                     const std::vector<Vec3>& positions, double dL);
+
+}  // namespace dem

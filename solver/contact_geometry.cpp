@@ -1,0 +1,75 @@
+#include "contact_geometry.hpp"
+
+#include <cmath>
+
+namespace dem {
+
+Quat formationFrame(const Vec3& n) {
+  // seed: local y aligned with the xz plane if |n_y| < |n_z|, with the xy plane otherwise
+  Vec3 y = n.cross(std::abs(n[1]) < std::abs(n[2]) ? Vec3::UnitY() : Vec3::UnitZ());
+  y -= n * y.dot(n);
+  y.normalize();
+  Mat3 R;
+  R.col(0) = n;
+  R.col(1) = y;
+  R.col(2) = n.cross(y);
+  return Quat(R).normalized();
+}
+
+ContactGeom contactGeometry(const SpherePair& s, Contact& h, bool isNew, double dt) {
+  ContactGeom g;
+  g.n = s.n;
+  g.uN = s.uN;
+  g.c = s.x1 + (s.r1 + 0.5 * s.uN) * s.n;  // middle of the overlap zone
+  g.b1 = g.c - s.x1;
+  g.b2 = g.c - s.x2;
+
+  if (isNew) {
+    // seed "Contact formation": zero relative displacements and rotations
+    h.frame = formationFrame(s.n);
+    h.u = Vec3(s.uN, 0.0, 0.0);
+    h.phi.setZero();
+  } else {
+    const Vec3 nPrev = h.normal;
+    const Vec3 nMid = (nPrev + s.n).normalized();                 // seed: mid-step normal, re-normalised
+    const Vec3 oR = nPrev.cross(s.n);                              // seed: bending rotation o_r = n_prev x n_curr
+    const Vec3 oT = nMid * (nMid.dot(0.5 * (s.w1 + s.w2)) * dt);  // seed: twist rotation o_t
+    const Mat3 Rprev = h.frame.toRotationMatrix();
+    // seed: a_curr = a_prev - a_prev x o_r - a_prev x o_t, for the local y axis; then re-normalise
+    const Vec3 yPrev = Rprev.col(1);
+    Vec3 y = yPrev - yPrev.cross(oR) - yPrev.cross(oT);
+    y -= s.n * y.dot(s.n);
+    y.normalize();
+    Mat3 R;
+    R.col(0) = s.n;
+    R.col(1) = y;
+    R.col(2) = s.n.cross(y);
+    Quat qCurr(R);
+    qCurr.normalize();
+    // seed: mid-step frame Slerp(T_prev, T_curr, 1/2); for unit quaternions on the short arc this is
+    // exactly (q_prev + q_curr)/|q_prev + q_curr|.
+    const Quat& qPrev = h.frame;
+    const double sgn = qPrev.coeffs().dot(qCurr.coeffs()) < 0.0 ? -1.0 : 1.0;
+    Quat qMid;
+    qMid.coeffs() = qPrev.coeffs() + sgn * qCurr.coeffs();
+    qMid.normalize();
+    const Mat3 Tmid = qMid.toRotationMatrix().transpose();  // global -> local at t - dt/2
+    // seed: relative velocity at the contact point from the branch vectors, normal part removed
+    Vec3 vr = (s.v2 + s.w2.cross(g.b2)) - (s.v1 + s.w1.cross(g.b1));
+    vr -= nMid * nMid.dot(vr);
+    const Vec3 du = Tmid * vr * dt;  // seed: u_curr = u_prev + T_mid v_r dt
+    h.u[1] += du[1];
+    h.u[2] += du[2];
+    h.u[0] = s.uN;  // seed: normal component computed directly
+    h.phi += Tmid * (s.w2 - s.w1) * dt;  // seed: phi_curr = phi_prev + T_mid (w2 - w1) dt
+    h.frame = qCurr;
+  }
+  h.normal = s.n;
+  h.point = g.c;
+  g.frame = h.frame;
+  g.u = h.u;
+  g.phi = h.phi;
+  return g;
+}
+
+}  // namespace dem

@@ -1,0 +1,88 @@
+#pragma once
+// Contact geometry in local contact coordinates (seed "Local contact coordinates", Woo's L6Geom).
+//
+// Every contact is handled by one generic routine on two (equivalent) spheres; the shape-specific
+// part only supplies the directly computed normal, normal displacement and sphere centres:
+//   sphere-sphere  n = (x2 - x1)/|x2 - x1|, u_N = |x2 - x1| - (r1 + r2)   (x2 may carry a periodic
+//                  shift: pass the shifted centre; nothing below uses x2 - x1 elsewhere)
+//   sphere-wall    particle 1 = the sphere, particle 2 = the wall as the "equivalent sphere" of
+//                  radius 0 centred at the sphere centre's projection on the plane:
+//                  n = -wall normal (from the sphere into the wall), u_N = (x1 - p).n_wall - r1.
+//
+// Sign conventions (ContactGeom):
+//   n      unit normal from particle 1 towards particle 2;
+//   u_N    normal displacement, negative in compression (overlap = -u_N); the contact is real
+//          while u_N < 0;
+//   c      contact point, the middle of the overlap zone: c = x1 + (r1 + u_N/2) n;
+//   b_i    branch vectors c - x_i, used both for the relative velocity and as torque arms (the
+//          same arms make the contact's power equal F . v_r, and a rigid rotation of the pair gives
+//          exactly v_r = 0);
+//   frame  rotation local -> global; its columns are the local axes (x = n, y, z); "T" of the
+//          seed is its transpose (rows = axes), so local = frame^T global;
+//   v_r    velocity of particle 2's contact point relative to particle 1's:
+//          v_r = (v2 + w2 x b2) - (v1 + w1 x b1)   (seed), normal part removed with the mid-step
+//          normal;
+//   u      (u_N, u_T): u_T = sum of T_mid v_r dt (local y, z), the displacement of 2 relative to 1;
+//   phi    sum of T_mid (w2 - w1) dt (local: twist about x, bending about y and z).
+// Velocities are the mid-step values v(t - dt/2); positions are on-step x(t).
+
+#include "contacts.hpp"
+#include "math.hpp"
+
+namespace dem {
+
+// The generic routine's input: two spheres (or equivalent spheres), on-step centres, mid-step
+// velocities, and the directly computed normal and normal displacement.
+struct SpherePair {
+  Vec3 x1, x2;          // centres (x2 including any periodic shift)
+  Vec3 v1, v2, w1, w2;  // mid-step linear and angular velocities
+  double r1 = 0.0, r2 = 0.0;
+  Vec3 n;               // unit normal from 1 to 2
+  double uN = 0.0;      // normal displacement (negative = overlap)
+};
+
+// Output of the geometry stage for one contact at t_n.
+struct ContactGeom {
+  Vec3 n, c, b1, b2;
+  Quat frame;   // local -> global
+  double uN = 0.0;
+  Vec3 u;       // (u_N, u_T,y, u_T,z), local
+  Vec3 phi;     // local
+};
+
+// Sphere-sphere input (x2 already shifted for periodic contacts).
+inline SpherePair sphereSpherePair(const Vec3& x1, double r1, const Vec3& x2, double r2) {
+  SpherePair s;
+  s.x1 = x1;
+  s.x2 = x2;
+  s.r1 = r1;
+  s.r2 = r2;
+  const Vec3 d = x2 - x1;
+  const double dist = d.norm();
+  s.n = dist > 0.0 ? Vec3(d / dist) : Vec3::UnitX();
+  s.uN = dist - (r1 + r2);  // seed: u_x = |x2 - x1| - (r1 + r2)
+  return s;
+}
+
+// Sphere (1) - wall (2) input: wall through point p with unit normal nw.
+inline SpherePair sphereWallPair(const Vec3& x1, double r1, const Vec3& p, const Vec3& nw) {
+  SpherePair s;
+  const double dist = (x1 - p).dot(nw);  // signed distance of the centre from the plane
+  s.x1 = x1;
+  s.r1 = r1;
+  s.x2 = x1 - dist * nw;  // equivalent sphere: radius 0 at the projection
+  s.r2 = 0.0;
+  s.n = -nw;
+  s.uN = dist - r1;
+  return s;
+}
+
+// Local frame at contact formation: x = n; y in the xz plane when |n_y| < |n_z|, else in the xy
+// plane (seed "Contact formation"); z = x cross y.
+Quat formationFrame(const Vec3& n);
+
+// Updates the contact history (frame, normal, point, u, phi) of a real contact from step t-dt to t
+// (seed "Contact update"); on formation (`isNew`) initialises it with u_T = phi = 0.
+ContactGeom contactGeometry(const SpherePair& s, Contact& history, bool isNew, double dt);
+
+}  // namespace dem

@@ -1,0 +1,56 @@
+#pragma once
+// Cundall's linear law with Coulomb friction (seed "Cundall's stress evaluation",
+// Yade Law2_ScGeom_FrictPhys_CundallStrack), as a pure function of the contact physics and the
+// displacements of the geometry stage (contact_geometry.hpp for the signs):
+//   F_N   = kn u_N                (local x; negative = repulsive, since u_N < 0 in compression)
+//   F_T^t = ks u_T                (trial shear force, local y, z)
+//   F_T   = F_T^t |F_N| tan(phi)/|F_T^t|  if |F_T^t| > |F_N| tan(phi), else F_T^t
+// When the cap is active the stored shear displacement is reduced to u_T = F_T/ks, so the spring
+// does not keep growing while sliding. The force is the force on particle 1 (particle 2 receives
+// its opposite).
+// Energies: elastic = kn u_N^2/2 + |F_T|^2/(2 ks) at t_n. Dissipation of this step: the work of the
+// shear force over the step (trapezoid, (F_T,n-1 + F_T,n)/2 . du) minus the change of the stored
+// shear energy, which reduces to the slip times the mean force:
+//   W_slip = (F_T^t - F_T,n) . (F_T,n-1 + F_T,n) / (2 ks)     (zero while sticking or frictionless)
+// This is the convention of the energy ledger (energy.hpp: trapezoidal work terms at t_n).
+
+#include "materials.hpp"
+#include "math.hpp"
+
+namespace dem {
+
+struct CundallResult {
+  Vec3 forceLocal;      // (F_N, F_T,y, F_T,z), on particle 1, local coordinates
+  double uTy = 0.0, uTz = 0.0;  // shear displacement after the Coulomb return
+  double elastic = 0.0;
+  double dissipated = 0.0;
+  bool sliding = false;
+};
+
+// u: (u_N, u_T,y, u_T,z) with u_N < 0 (a real contact), u_T the trial shear displacement after this
+// step's increment; uPrevY, uPrevZ: the stored shear displacement of the previous step (zero for a
+// new contact), i.e. F_T,n-1 = ks u_prev.
+inline CundallResult cundallLaw(const ContactPhysics& ph, const Vec3& u, double uPrevY, double uPrevZ) {
+  CundallResult r;
+  const double fN = ph.kn * u[0];  // seed: F_N = K_N u_N n
+  double fy = ph.ks * u[1], fz = ph.ks * u[2];  // seed: F_T^t = K_T u_T
+  const double trial2 = fy * fy + fz * fz;
+  const double cap = std::abs(fN) * ph.tanPhi;
+  r.uTy = u[1];
+  r.uTz = u[2];
+  if (trial2 > cap * cap) {  // seed: non-associated return to the Coulomb cap
+    const double scale = cap / std::sqrt(trial2);
+    fy *= scale;
+    fz *= scale;
+    r.sliding = true;
+    const double ty = ph.ks * u[1], tz = ph.ks * u[2];
+    r.dissipated = 0.5 * ((ty - fy) * (ph.ks * uPrevY + fy) + (tz - fz) * (ph.ks * uPrevZ + fz)) / ph.ks;
+    r.uTy = fy / ph.ks;
+    r.uTz = fz / ph.ks;
+  }
+  r.forceLocal = Vec3(fN, fy, fz);
+  r.elastic = 0.5 * ph.kn * u[0] * u[0] + (ph.ks > 0.0 ? 0.5 * (fy * fy + fz * fz) / ph.ks : 0.0);
+  return r;
+}
+
+}  // namespace dem

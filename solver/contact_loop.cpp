@@ -1,0 +1,110 @@
+#include "contact_loop.hpp"
+
+#include "contact_geometry.hpp"
+#include "contact_law.hpp"
+#include "integrator.hpp"
+
+#include <algorithm>
+
+namespace dem {
+
+namespace {
+
+// Drops the history of a contact whose bodies no longer overlap (seed: the contact gives no force).
+inline void separate(Contact& c) {
+  c.real = 0;
+  c.u.setZero();
+  c.phi.setZero();
+  c.force.setZero();
+  c.torque1.setZero();
+  c.torque2.setZero();
+  c.elastic = 0.0;
+  c.dissipated = 0.0;
+}
+
+// Geometry + law for one contact; returns false when the bodies do not overlap.
+inline void evaluate(const Particles& p, Contact& c, double dt) {
+  const std::uint32_t i1 = c.id1, i2 = c.id2;
+  SpherePair s;
+  switch (c.type) {  // dispatch on the shape pair
+    case ContactType::SphereSphere:
+      s = sphereSpherePair(p.pos[i1], p.radius[i1], p.pos[i2], p.radius[i2]);
+      break;
+    case ContactType::SphereWall:
+      s = sphereWallPair(p.pos[i1], p.radius[i1], p.pos[i2], p.walls[p.shapeIndex[i2]].normal);
+      break;
+  }
+  if (!(s.uN < 0.0)) {
+    if (c.real) separate(c);
+    return;
+  }
+  s.v1 = p.vel[i1];
+  s.v2 = p.vel[i2];
+  s.w1 = p.angVel[i1];
+  s.w2 = p.angVel[i2];
+  const bool isNew = c.real == 0;
+  const double uPrevY = isNew ? 0.0 : c.u[1], uPrevZ = isNew ? 0.0 : c.u[2];
+  c.real = 1;
+  const ContactGeom g = contactGeometry(s, c, isNew, dt);
+  const CundallResult r = cundallLaw(c.phys, g.u, uPrevY, uPrevZ);
+  c.u[1] = r.uTy;
+  c.u[2] = r.uTz;
+  c.force = g.frame * r.forceLocal;  // local -> global
+  c.torque1 = g.b1.cross(c.force);   // arm c - x1
+  c.torque2 = c.force.cross(g.b2);   // b2 x (-F), arm c - x2
+  c.elastic = r.elastic;
+  c.dissipated = r.dissipated;
+}
+
+}  // namespace
+
+ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch) {
+  const std::size_t nc = contacts.size();
+  const std::size_t nBlocks = (nc + kEnergyBlock - 1) / kEnergyBlock;
+  scratch.blocks.assign(nBlocks, ContactStageResult{});
+  Contact* items = contacts.items.data();
+
+#pragma omp parallel for schedule(static) if (nc > kParallelThreshold)
+  for (std::size_t b = 0; b < nBlocks; ++b) {
+    ContactStageResult sums;
+    const std::size_t end = std::min(nc, (b + 1) * kEnergyBlock);
+    for (std::size_t k = b * kEnergyBlock; k < end; ++k) {
+      evaluate(p, items[k], dt);
+      sums.elastic += items[k].elastic;
+      sums.dissipated += items[k].dissipated;
+    }
+    scratch.blocks[b] = sums;
+  }
+
+  // Force gather: each particle sums its own contacts in increasing contact index.
+  contacts.updateAdjacency(p.size());
+  const auto& off = contacts.adjOffset();
+  const auto& ent = contacts.adjEntry();
+  const std::size_t n = p.size();
+#pragma omp parallel for schedule(static) if (n > kParallelThreshold)
+  for (std::size_t i = 0; i < n; ++i) {
+    Vec3 f = Vec3::Zero(), t = Vec3::Zero();
+    for (std::uint32_t e = off[i]; e < off[i + 1]; ++e) {
+      const Contact& c = items[ent[e] >> 1];
+      if (!c.real) continue;
+      if (ent[e] & 1u) {
+        f -= c.force;
+        t += c.torque2;
+      } else {
+        f += c.force;
+        t += c.torque1;
+      }
+    }
+    p.force[i] += f;
+    p.torque[i] += t;
+  }
+
+  ContactStageResult total;
+  for (const auto& s : scratch.blocks) {
+    total.elastic += s.elastic;
+    total.dissipated += s.dissipated;
+  }
+  return total;
+}
+
+}  // namespace dem

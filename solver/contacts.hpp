@@ -1,0 +1,97 @@
+#pragma once
+// Flat contact storage: one array of plain Contact records (ids, physics, local-frame history,
+// this step's force), a pair -> index map for the collider, and a per-particle adjacency (CSR) so
+// that each particle gathers its contacts' forces in a fixed order (same bits for any thread count).
+//
+// The array holds *potential* contacts (pairs whose enlarged bounding boxes overlap, from the
+// collider); `real` marks those whose bodies overlap now. A potential contact that is not real has
+// no force and no history. Readers such as a global-stiffness timestep estimator can use
+// id1, id2, type, real, phys.kn, phys.ks and normal of each item directly.
+
+#include "materials.hpp"
+#include "math.hpp"
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace dem {
+
+enum class ContactType : std::uint8_t { SphereSphere = 0, SphereWall = 1 };
+
+struct Contact {
+  std::uint32_t id1 = 0, id2 = 0;  // sphere-sphere: id1 < id2; sphere-wall: id1 = sphere, id2 = wall
+  ContactType type = ContactType::SphereSphere;
+  std::uint8_t real = 0;           // 1 while the bodies overlap (u_N < 0)
+  ContactPhysics phys;             // kn, ks, tan(phi): created once with the contact
+
+  // History in local contact coordinates (seed "Local contact coordinates"); valid while real.
+  Quat frame = Quat::Identity();   // local -> global rotation; its local x axis is the normal
+  Vec3 normal = Vec3::Zero();      // n (global), from particle 1 towards particle 2
+  Vec3 point = Vec3::Zero();       // contact point c (middle of the overlap zone)
+  Vec3 u = Vec3::Zero();           // (u_N, u_T,y, u_T,z), local coordinates
+  Vec3 phi = Vec3::Zero();         // relative rotation (twist, bending y, bending z), local
+
+  // Results of the current step (zero when not real).
+  Vec3 force = Vec3::Zero();       // force on particle 1 (global); particle 2 receives -force
+  Vec3 torque1 = Vec3::Zero();     // torque on particle 1, arm c - x1
+  Vec3 torque2 = Vec3::Zero();     // torque on particle 2, arm c - x2
+  double elastic = 0.0;            // energy stored in the springs at t_n
+  double dissipated = 0.0;         // work dissipated by Coulomb sliding during this step
+};
+
+inline std::uint64_t pairKey(std::uint32_t a, std::uint32_t b) {
+  const std::uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
+  return (lo << 32) | hi;
+}
+
+class ContactStore {
+ public:
+  std::vector<Contact> items;
+
+  std::size_t size() const { return items.size(); }
+  // Index of the contact between a and b (either order), or -1.
+  std::int64_t find(std::uint32_t a, std::uint32_t b) const {
+    const auto it = index_.find(pairKey(a, b));
+    return it == index_.end() ? -1 : static_cast<std::int64_t>(it->second);
+  }
+  void add(const Contact& c) {
+    index_.emplace(pairKey(c.id1, c.id2), static_cast<std::uint32_t>(items.size()));
+    items.push_back(c);
+    adjacencyValid_ = false;
+  }
+  // Removes the contact at `index` (the last one takes its place).
+  void remove(std::size_t index) {
+    index_.erase(pairKey(items[index].id1, items[index].id2));
+    if (index + 1 != items.size()) {
+      items[index] = items.back();
+      index_[pairKey(items[index].id1, items[index].id2)] = static_cast<std::uint32_t>(index);
+    }
+    items.pop_back();
+    adjacencyValid_ = false;
+  }
+  void clear() {
+    items.clear();
+    index_.clear();
+    adjacencyValid_ = false;
+  }
+  std::size_t countReal() const {
+    std::size_t n = 0;
+    for (const auto& c : items) n += c.real;
+    return n;
+  }
+
+  // Per-particle list of (contact index << 1 | side), side 0 = particle is id1, 1 = id2, in
+  // increasing contact index; rebuilt only after the contact set changed.
+  void updateAdjacency(std::size_t nParticles);
+  const std::vector<std::uint32_t>& adjOffset() const { return adjOffset_; }
+  const std::vector<std::uint32_t>& adjEntry() const { return adjEntry_; }
+
+ private:
+  std::unordered_map<std::uint64_t, std::uint32_t> index_;
+  std::vector<std::uint32_t> adjOffset_, adjEntry_;
+  bool adjacencyValid_ = false;
+  std::size_t adjParticles_ = 0;
+};
+
+}  // namespace dem
