@@ -1,5 +1,6 @@
 #include "contact_geometry.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace dem {
@@ -25,10 +26,16 @@ ContactGeom contactGeometry(const SpherePair& s, Contact& h, bool isNew, double 
   g.b2 = g.c - s.x2;
 
   if (isNew) {
-    // seed "Contact formation": zero relative displacements and rotations
+    // seed "Contact formation": frame from n; u_T and phi start from what accrued since the onset,
+    // which fell inside the last step: tau = -u_N / v_approach in [0, dt] (see the header).
     h.frame = formationFrame(s.n);
-    h.u = Vec3(s.uN, 0.0, 0.0);
-    h.phi.setZero();
+    const Vec3 vr = (s.v2 + s.w2.cross(g.b2)) - (s.v1 + s.w1.cross(g.b1));
+    const double vApproach = -s.n.dot(vr);
+    const double tau = vApproach > 0.0 ? std::min(dt, -s.uN / vApproach) : 0.0;
+    const Mat3 T = h.frame.toRotationMatrix().transpose();
+    const Vec3 du = T * (vr - s.n * s.n.dot(vr)) * tau;
+    h.u = Vec3(s.uN, du[1], du[2]);
+    h.phi = T * (s.w2 - s.w1) * tau;
   } else {
     const Vec3 nPrev = h.normal;
     const Vec3 nMid = (nPrev + s.n).normalized();                 // seed: mid-step normal, re-normalised

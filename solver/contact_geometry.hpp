@@ -25,6 +25,14 @@
 //   u      (u_N, u_T): u_T = sum of T_mid v_r dt (local y, z), the displacement of 2 relative to 1;
 //   phi    sum of T_mid (w2 - w1) dt (local: twist about x, bending about y and z).
 // Velocities are the mid-step values v(t - dt/2); positions are on-step x(t).
+//
+// Formation (departure from the seed's "u and phi initially zero", documented): u_N is computed
+// directly and so already holds the overlap accrued since the onset, which fell inside the last
+// step; u_T and phi are started consistently with it, u_T = T (v_r,t) tau, phi = T (w2 - w1) tau,
+// with tau = -u_N / v_approach clamped to [0, dt] (0 when not approaching, e.g. bodies created
+// overlapping). Starting from zero instead leaves an O(dt) phase lag of the shear spring behind
+// the normal one (first/second order errors in oblique impacts, verification theory 6.4 expects
+// third order).
 
 #include "contacts.hpp"
 #include "math.hpp"
@@ -82,7 +90,7 @@ inline SpherePair sphereWallPair(const Vec3& x1, double r1, const Vec3& p, const
 Quat formationFrame(const Vec3& n);
 
 // Updates the contact history (frame, normal, point, u, phi) of a real contact from step t-dt to t
-// (seed "Contact update"); on formation (`isNew`) initialises it with u_T = phi = 0.
+// (seed "Contact update"); on formation (`isNew`) initialises it (see above).
 ContactGeom contactGeometry(const SpherePair& s, Contact& history, bool isNew, double dt);
 
 }  // namespace dem

@@ -11,6 +11,9 @@ std::vector<Case> allCases() {
       energyFreeFallCase(),
       normalImpactSphereSphereCase(),
       normalImpactSphereWallCase(),
+      obliqueImpactSphereWallCase(),
+      obliqueImpactSphereSphereCase(),
+      slidingToRollingCase(),
   };
 }
 

@@ -15,6 +15,9 @@ Case dampedThrowCase();
 Case energyFreeFallCase();
 Case normalImpactSphereSphereCase();
 Case normalImpactSphereWallCase();
+Case obliqueImpactSphereWallCase();
+Case obliqueImpactSphereSphereCase();
+Case slidingToRollingCase();
 
 std::vector<Case> allCases();
 
