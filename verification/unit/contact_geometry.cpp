@@ -1,0 +1,169 @@
+// Unit: identities of the contact geometry in local contact coordinates and the Cundall law
+// (seed "Local contact coordinates"; verification theory section 6.6).
+// 1. The local frame stays orthonormal, right-handed, with x = n, over 5,000 steps of random
+//    relative motion (round-off bound 1e-13: it is re-normalised every step).
+// 2. A contacting pair with a shear history, moved as a rigid body (translation + rotation with
+//    consistent mid-step velocities), keeps u, phi and |F| to round-off (v_r = w x (c - c) = 0
+//    exactly with the branch vectors to the contact point), while F turns with the pair. The frame
+//    update is the seed's first-order rotation y - y x o, re-normalised; its direction error per
+//    step is at most |o|^2/2, so after N steps of angle a the force direction is within N a^2 of
+//    the rotated one (bound used: 2 N a^2 |F|, a = 2e-3 rad, N = 500: 4e-3 |F|).
+// 3. Swapping the two particles gives equal and opposite forces, and the same torques on each
+//    body, to round-off (1e-12 relative over the history).
+#include "solver/contact_geometry.hpp"
+#include "solver/contact_law.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <random>
+
+using namespace dem;
+
+namespace {
+
+struct Body {
+  Vec3 x, v, w;
+  double r;
+};
+
+struct Eval {
+  Vec3 force, torque1, torque2;
+  ContactGeom g;
+};
+
+// One step of the contact stage for the pair (a, b) in this order, as contact_loop.cpp does it.
+Eval evaluate(const Body& a, const Body& b, Contact& c, bool isNew, double dt) {
+  SpherePair s = sphereSpherePair(a.x, a.r, b.x, b.r);
+  s.v1 = a.v;
+  s.v2 = b.v;
+  s.w1 = a.w;
+  s.w2 = b.w;
+  const double uy = isNew ? 0.0 : c.u[1], uz = isNew ? 0.0 : c.u[2];
+  Eval e;
+  e.g = contactGeometry(s, c, isNew, dt);
+  const CundallResult r = cundallLaw(c.phys, e.g.u, uy, uz);
+  c.u[1] = r.uTy;
+  c.u[2] = r.uTz;
+  e.force = e.g.frame * r.forceLocal;
+  e.torque1 = e.g.b1.cross(e.force);
+  e.torque2 = e.force.cross(e.g.b2);
+  return e;
+}
+
+ContactPhysics physics() { return {1e5, 3e4, 0.5}; }
+
+// Random smooth relative motion keeping an overlap: body b circles around a with random spins.
+struct RandomMotion {
+  std::mt19937_64 rng{12345};
+  std::normal_distribution<double> nd{0.0, 1.0};
+  Vec3 rand3() { return Vec3(nd(rng), nd(rng), nd(rng)); }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(contact_geometry)
+
+BOOST_AUTO_TEST_CASE(frame_stays_orthonormal_with_x_along_n) {
+  RandomMotion rm;
+  const double dt = 1e-3;
+  Body a{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 0.01}, b{Vec3(0.0195, 0, 0), Vec3::Zero(), Vec3::Zero(), 0.01};
+  Contact c;
+  c.phys = physics();
+  double worstOrtho = 0.0, worstAxis = 0.0, worstDet = 0.0;
+  for (int k = 0; k < 5000; ++k) {
+    a.v = 0.1 * rm.rand3();
+    b.v = a.v + 2.0 * rm.rand3();
+    a.w = 50 * rm.rand3();
+    b.w = 50 * rm.rand3();
+    evaluate(a, b, c, k == 0, dt);
+    const Mat3 R = c.frame.toRotationMatrix();
+    worstOrtho = std::max(worstOrtho, (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff());
+    worstAxis = std::max(worstAxis, (R.col(0) - c.normal).norm());
+    worstDet = std::max(worstDet, std::abs(R.determinant() - 1));
+    // Move b around a at the mid-step velocity, keeping the distance (overlap 5e-4 m).
+    a.x += a.v * dt;
+    b.x += b.v * dt;
+    b.x = a.x + (b.x - a.x).normalized() * 0.0195;
+  }
+  BOOST_TEST(worstOrtho < 1e-13);
+  BOOST_TEST(worstAxis < 1e-13);
+  BOOST_TEST(worstDet < 1e-13);
+}
+
+BOOST_AUTO_TEST_CASE(rigid_motion_keeps_u_phi_and_turns_the_force) {
+  const double dt = 1e-4;
+  Body a{Vec3(0.1, 0.2, 0.3), Vec3::Zero(), Vec3::Zero(), 0.01};
+  Body b{a.x + Vec3(0.0195, 0.002, -0.001).normalized() * 0.0195, Vec3::Zero(), Vec3::Zero(), 0.012};
+  Contact c;
+  c.phys = {1e5, 3e4, 10.0};  // high friction: the sheared spring sticks
+  // Shear history: b slides tangentially and spins for 20 steps.
+  const Vec3 n0 = (b.x - a.x).normalized();
+  const Vec3 t0 = n0.cross(Vec3(0.3, 1, 0.2)).normalized();
+  for (int k = 0; k < 20; ++k) {
+    b.v = 0.05 * t0;
+    b.w = Vec3(3, -2, 5);
+    evaluate(a, b, c, k == 0, dt);
+    b.x += b.v * dt;
+  }
+  // Rigid motion: rotation omega about the pair's centre X plus translation V.
+  const Vec3 omega = Vec3(1.0, -2.0, 1.5).normalized() * 20.0, V(0.3, -0.1, 0.2);  // |omega| dt = 2e-3
+  a.w = b.w = omega;
+  Vec3 X = 0.5 * (a.x + b.x);
+  const Eval start = evaluate(a, b, c, false, 0.0);  // dt = 0: the state itself, no increment
+  const Vec3 u0 = c.u, phi0 = c.phi, F0 = start.force;
+  BOOST_REQUIRE(F0.norm() > 0.0);
+  BOOST_REQUIRE(Vec3(0, c.u[1], c.u[2]).norm() > 0.0);
+  const int N = 500;
+  const Mat3 Q = Eigen::AngleAxisd(omega.norm() * dt, omega.normalized()).toRotationMatrix();
+  Eval e = start;
+  for (int k = 0; k < N; ++k) {
+    // Positions at the next step: exact rigid motion; velocities consistent with them.
+    const Vec3 Xn = X + V * dt;
+    a.x = Xn + Q * (a.x - X);
+    b.x = Xn + Q * (b.x - X);
+    X = Xn;
+    a.v = V + omega.cross(a.x - X);
+    b.v = V + omega.cross(b.x - X);
+    e = evaluate(a, b, c, false, dt);
+  }
+  const Mat3 Qn = Eigen::AngleAxisd(N * omega.norm() * dt, omega.normalized()).toRotationMatrix();
+  const double scale = u0.norm();
+  BOOST_TEST((c.u - u0).norm() < 1e-12 * scale);
+  BOOST_TEST((c.phi - phi0).norm() < 1e-12 * (phi0.norm() + 1e-3));
+  BOOST_TEST(std::abs(e.force.norm() - F0.norm()) < 1e-12 * F0.norm());
+  const double a2 = std::pow(omega.norm() * dt, 2);
+  const double dirErr = (e.force - Qn * F0).norm();
+  BOOST_TEST_MESSAGE("rigid motion: |F - Q F0| / |F| = " << dirErr / F0.norm() << ", bound " << 2 * N * a2);
+  BOOST_TEST(dirErr < 2 * N * a2 * F0.norm());
+  BOOST_TEST((e.force - F0).norm() > 0.1 * F0.norm());  // it did turn (by 1 rad)
+}
+
+BOOST_AUTO_TEST_CASE(swapping_particles_gives_opposite_forces) {
+  RandomMotion rm;
+  const double dt = 1e-4;
+  Body a{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 0.01}, b{Vec3(0.0, 0.019, 0.001), Vec3::Zero(), Vec3::Zero(), 0.011};
+  Contact ab, ba;
+  ab.phys = ba.phys = {1e5, 3e4, 0.4};
+  double worstF = 0.0, worstT = 0.0, Fmax = 0.0, Tmax = 0.0;
+  for (int k = 0; k < 2000; ++k) {
+    a.v = 0.2 * rm.rand3();
+    b.v = 0.2 * rm.rand3();
+    a.w = 20 * rm.rand3();
+    b.w = 20 * rm.rand3();
+    const Eval e1 = evaluate(a, b, ab, k == 0, dt);
+    const Eval e2 = evaluate(b, a, ba, k == 0, dt);
+    worstF = std::max(worstF, (e1.force + e2.force).norm());      // force on a: e1.force = -e2.force
+    worstT = std::max(worstT, std::max((e1.torque1 - e2.torque2).norm(), (e1.torque2 - e2.torque1).norm()));
+    Fmax = std::max(Fmax, e1.force.norm());
+    Tmax = std::max(Tmax, e1.torque1.norm());
+    a.x += a.v * dt;
+    b.x += b.v * dt;
+    const double d = (b.x - a.x).norm();
+    if (d > 0.0205 || d < 0.019) b.x = a.x + (b.x - a.x) * (0.02 / d);
+  }
+  BOOST_TEST(Fmax > 0.0);
+  BOOST_TEST(worstF < 1e-12 * Fmax);
+  BOOST_TEST(worstT < 1e-12 * Tmax);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
