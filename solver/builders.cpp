@@ -66,6 +66,7 @@ Scene depositionScene(const DepositionSpec& spec) {
     const double y = (static_cast<double>(inLayer / nx) + 0.5) * spacing + u(rng);
     const double z = (static_cast<double>(layer) + 0.5) * spacing + u(rng);
     ParticleSpec p = sphereSpec(Vec3(x, y, z), r, spec.material.density);
+    if (spec.speed > 0.0) p.vel = spec.speed / jitter * Vec3(u(rng), u(rng), u(rng));
     s.particles.add(p);
   }
   s.gravity = Vec3(0, 0, -9.81);

@@ -28,6 +28,7 @@ struct DepositionSpec {
   double damping = 0.4;                      // Cundall damping while pouring and settling
   double dtFactor = 0.3;                     // dt = dtFactor * r sqrt(rho/E) (p-wave estimate)
   double verletDist = -0.1;
+  double speed = 0.0;  // random initial velocity components in [-speed, speed] (a stirred pour)
   std::uint64_t seed = 1;
 };
 

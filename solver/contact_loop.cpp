@@ -11,7 +11,11 @@ namespace dem {
 namespace {
 
 // Drops the history of a contact whose bodies no longer overlap (seed: the contact gives no force).
+// With F_N = 0 the Coulomb cap is zero, so the shear spring's stored energy |F_T|^2/(2 ks) is
+// released by slip: it is booked as friction dissipation of this step (leaving it out makes the
+// ledger drift at first order in dt in granular scenes).
 inline void separate(Contact& c) {
+  const double shearEnergy = c.elastic - 0.5 * c.phys.kn * c.u[0] * c.u[0];
   c.real = 0;
   c.u.setZero();
   c.phi.setZero();
@@ -19,10 +23,10 @@ inline void separate(Contact& c) {
   c.torque1.setZero();
   c.torque2.setZero();
   c.elastic = 0.0;
-  c.dissipated = 0.0;
+  c.dissipated = std::max(0.0, shearEnergy);
 }
 
-// Geometry + law for one contact; returns false when the bodies do not overlap.
+// Geometry + law for one contact at t_n; a contact whose bodies do not overlap gives no force.
 inline void evaluate(const Particles& p, Contact& c, double dt) {
   const std::uint32_t i1 = c.id1, i2 = c.id2;
   SpherePair s;
@@ -36,6 +40,7 @@ inline void evaluate(const Particles& p, Contact& c, double dt) {
   }
   if (!(s.uN < 0.0)) {
     if (c.real) separate(c);
+    else if (c.dissipated != 0.0) c.dissipated = 0.0;  // the separation's release was booked last step
     return;
   }
   s.v1 = p.vel[i1];

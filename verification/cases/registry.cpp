@@ -14,6 +14,7 @@ std::vector<Case> allCases() {
       obliqueImpactSphereWallCase(),
       obliqueImpactSphereSphereCase(),
       slidingToRollingCase(),
+      energyDepositionCase(),
   };
 }
 

@@ -18,6 +18,7 @@ Case normalImpactSphereWallCase();
 Case obliqueImpactSphereWallCase();
 Case obliqueImpactSphereSphereCase();
 Case slidingToRollingCase();
+Case energyDepositionCase();
 
 std::vector<Case> allCases();
 
