@@ -49,7 +49,7 @@ Scene sphereWallScene(const Material& mat, double R, const Vec3& x, const Vec3& 
 Scene depositionScene(const DepositionSpec& spec) {
   Scene s;
   s.materials.push_back(spec.material);
-  const double r = spec.radius, spacing = 2.2 * r, jitter = 0.09 * r;
+  const double r = spec.radius, spacing = 2.4 * r, jitter = 0.19 * r;
   const auto nz = static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(spec.n) / 4.0)));
   const std::size_t nx = std::max<std::size_t>(1, 2 * nz);
   const double L = static_cast<double>(nx) * spacing;

@@ -37,25 +37,27 @@ ContactGeom contactGeometry(const SpherePair& s, Contact& h, bool isNew, double 
     h.u = Vec3(s.uN, du[1], du[2]);
     h.phi = T * (s.w2 - s.w1) * tau;
   } else {
+    const Quat& qPrev = h.frame;
     const Vec3 nPrev = h.normal;
-    const Vec3 nMid = (nPrev + s.n).normalized();                 // seed: mid-step normal, re-normalised
-    const Vec3 oR = nPrev.cross(s.n);                              // seed: bending rotation o_r = n_prev x n_curr
-    const Vec3 oT = nMid * (nMid.dot(0.5 * (s.w1 + s.w2)) * dt);  // seed: twist rotation o_t
-    const Mat3 Rprev = h.frame.toRotationMatrix();
-    // seed: a_curr = a_prev - a_prev x o_r - a_prev x o_t, for the local y axis; then re-normalise
-    const Vec3 yPrev = Rprev.col(1);
-    Vec3 y = yPrev - yPrev.cross(oR) - yPrev.cross(oT);
-    y -= s.n * y.dot(s.n);
-    y.normalize();
-    Mat3 R;
-    R.col(0) = s.n;
-    R.col(1) = y;
-    R.col(2) = s.n.cross(y);
-    Quat qCurr(R);
+    const Vec3 nMid = (nPrev + s.n).normalized();  // seed: mid-step normal, re-normalised
+    // seed: bending rotation o_r = n_prev x n_curr and twisting rotation
+    // o_t = n_mid (n_mid . (w1 + w2)/2) dt, applied to the frame. The seed's first-order column update
+    // a - a x o_r - a x o_t followed by re-normalisation is done here as the composition of the same
+    // two rotations as unit quaternions: the bending one exactly (half-way quaternion
+    // (1 + x.n, x x n), from the frame's own x axis so that round-off cannot drift x away from n),
+    // the twisting one as (1, n theta/2) normalised (angle error theta^3/12). The frame stays
+    // orthonormal by construction and its x axis is n.
+    const Vec3 xPrev = qPrev._transformVector(Vec3::UnitX());
+    const Vec3 oR = xPrev.cross(s.n);
+    Quat qR(1.0 + xPrev.dot(s.n), oR[0], oR[1], oR[2]);
+    qR.normalize();
+    const double halfTwist = 0.5 * nMid.dot(0.5 * (s.w1 + s.w2)) * dt;
+    Quat qT(1.0, halfTwist * s.n[0], halfTwist * s.n[1], halfTwist * s.n[2]);
+    qT.normalize();
+    Quat qCurr = qT * (qR * qPrev);
     qCurr.normalize();
     // seed: mid-step frame Slerp(T_prev, T_curr, 1/2); for unit quaternions on the short arc this is
     // exactly (q_prev + q_curr)/|q_prev + q_curr|.
-    const Quat& qPrev = h.frame;
     const double sgn = qPrev.coeffs().dot(qCurr.coeffs()) < 0.0 ? -1.0 : 1.0;
     Quat qMid;
     qMid.coeffs() = qPrev.coeffs() + sgn * qCurr.coeffs();

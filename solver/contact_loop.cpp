@@ -31,9 +31,16 @@ inline void evaluate(const Particles& p, Contact& c, double dt) {
   const std::uint32_t i1 = c.id1, i2 = c.id2;
   SpherePair s;
   switch (c.type) {  // dispatch on the shape pair
-    case ContactType::SphereSphere:
+    case ContactType::SphereSphere: {
+      const double rs = p.radius[i1] + p.radius[i2];
+      if (!((p.pos[i2] - p.pos[i1]).squaredNorm() < rs * rs)) {  // quick exit: no overlap
+        if (c.real) separate(c);
+        else if (c.dissipated != 0.0) c.dissipated = 0.0;
+        return;
+      }
       s = sphereSpherePair(p.pos[i1], p.radius[i1], p.pos[i2], p.radius[i2]);
       break;
+    }
     case ContactType::SphereWall:
       s = sphereWallPair(p.pos[i1], p.radius[i1], p.pos[i2], p.walls[p.shapeIndex[i2]].normal);
       break;
