@@ -36,11 +36,12 @@ void Scene::validate() {
   if (validatedParticles_ == particles.size()) return;
   particles.checkFinite();
   for (std::size_t i = 0; i < particles.size(); ++i) {
-    if (particles.isAspherical(i)) {
+    const std::uint8_t rot = particles.blocked[i] & dof::rotation;
+    if (particles.isAspherical(i) && rot != 0 && rot != dof::rotation) {
       std::ostringstream s;
-      s << "particle " << i << ": inertia = (" << particles.inertia[i].transpose()
-        << ") is aspherical; aspherical rotation needs a rigid-body rotation integrator, which this "
-           "build does not provide; use equal principal moments";
+      s << "particle " << i << ": blocked = " << int(particles.blocked[i]) << " blocks some but not all rotations of "
+        << "an aspherical body (inertia = (" << particles.inertia[i].transpose()
+        << ")); block all three rotations (dof::rotation) or none";
       throw std::invalid_argument(s.str());
     }
   }

@@ -37,6 +37,11 @@ class Scene {
   void setAdjVel0(bool on) { integrator_.adjVel0 = on; }
   bool adjVel0() const { return integrator_.adjVel0; }
 
+  // Rotation integrator of aspherical bodies (solver/rotation.hpp); spherical bodies always use the
+  // spherical update. Default: Fincham in Allen & Tildesley's form.
+  void setRotationAlgorithm(RotationAlgorithm a) { integrator_.rotation = a; }
+  RotationAlgorithm rotationAlgorithm() const { return integrator_.rotation; }
+
   void step();
   void run(std::uint64_t steps);
 
