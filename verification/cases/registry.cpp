@@ -9,6 +9,11 @@ std::vector<Case> allCases() {
       dampedMotionCase(),
       dampedThrowCase(),
       energyFreeFallCase(),
+      symmetricTopCase(),
+      asymmetricTopCase(),
+      dzhanibekovFlipCase(),
+      torqueDrivenTopCase(),
+      sphericalThroughAsphericalCase(),
   };
 }
 

@@ -13,6 +13,11 @@ Case freeFallUnadjustedCase();
 Case dampedMotionCase();
 Case dampedThrowCase();
 Case energyFreeFallCase();
+Case symmetricTopCase();
+Case asymmetricTopCase();
+Case dzhanibekovFlipCase();
+Case torqueDrivenTopCase();
+Case sphericalThroughAsphericalCase();
 
 std::vector<Case> allCases();
 
