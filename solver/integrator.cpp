@@ -92,6 +92,7 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
     IntegratorScratch::Sums sums;
     const std::size_t end = std::min(n, (b + 1) * kEnergyBlock);
     for (std::size_t i = b * kEnergyBlock; i < end; ++i) {
+      if (p.clump[i] != kNoClump) continue;  // clump members move with their clump (solver/clump.hpp)
       const bool first = p.velMidstep[i] == 0;
       const bool adjust = settings.adjVel0;
       const std::uint8_t blocked = p.blocked[i];

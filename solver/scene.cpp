@@ -53,7 +53,7 @@ void Scene::applyFields() {
   const std::size_t n = p.size();
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
   for (std::size_t i = 0; i < n; ++i) {
-    p.force[i] = p.mass[i] * gravity;
+    p.force[i] = p.clump[i] == kNoClump ? Vec3(p.mass[i] * gravity) : Vec3::Zero();
     p.torque[i].setZero();
   }
 }
@@ -65,7 +65,9 @@ void Scene::step() {
   // Contact forces join here, before integration (contact stage).
   energy.time = time;
   energy.step = stepCount;
+  clumps.aggregate(particles);
   integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_);
+  clumps.placeMembers(particles);
   ++stepCount;
   time += dt_;
 }

@@ -1,10 +1,12 @@
 #pragma once
 // A simulation: particles, fields, integrator settings, time; one step as the architecture lays out:
-//   1. forces := gravity m g, torques := 0
+//   1. forces := gravity m g (clump members: 0, their clump carries it), torques := 0
 //   2. contact forces (added by the contact stage before integration)
-//   3. integration (leapfrog, damping, rotation)
+//   3. clump members' forces -> clumps; integration (leapfrog, damping, rotation; members are not
+//      integrated); members placed rigidly from their clumps
 //   4. time += dt, step += 1; the energy ledger refers to the step's start t_n.
 
+#include "clump.hpp"
 #include "energy.hpp"
 #include "integrator.hpp"
 #include "particles.hpp"
@@ -17,6 +19,7 @@ namespace dem {
 class Scene {
  public:
   Particles particles;
+  Clumps clumps;
   Vec3 gravity = Vec3::Zero();
   EnergyLedger energy;
   double time = 0.0;
@@ -41,6 +44,11 @@ class Scene {
   // spherical update. Default: Fincham in Allen & Tildesley's form.
   void setRotationAlgorithm(RotationAlgorithm a) { integrator_.rotation = a; }
   RotationAlgorithm rotationAlgorithm() const { return integrator_.rotation; }
+
+  // Makes a clump of existing particles (solver/clump.hpp); returns the clump body's particle id.
+  std::size_t addClump(const std::vector<std::size_t>& members, const ClumpOptions& options = {}) {
+    return clumps.add(particles, members, options);
+  }
 
   void step();
   void run(std::uint64_t steps);

@@ -14,6 +14,9 @@ std::vector<Case> allCases() {
       dzhanibekovFlipCase(),
       torqueDrivenTopCase(),
       sphericalThroughAsphericalCase(),
+      clumpParallelAxisCase(),
+      clumpGridInertiaCase(),
+      clumpFreeFlightCase(),
   };
 }
 

@@ -18,6 +18,9 @@ Case asymmetricTopCase();
 Case dzhanibekovFlipCase();
 Case torqueDrivenTopCase();
 Case sphericalThroughAsphericalCase();
+Case clumpParallelAxisCase();
+Case clumpGridInertiaCase();
+Case clumpFreeFlightCase();
 
 std::vector<Case> allCases();
 

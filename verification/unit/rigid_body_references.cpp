@@ -96,3 +96,26 @@ BOOST_AUTO_TEST_CASE(torque_driven_top_matches_odeint) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+#include <dem_reference/sphere_union.hpp>
+
+BOOST_AUTO_TEST_SUITE(sphere_union_reference)
+
+BOOST_AUTO_TEST_CASE(limits_and_lens_volume) {
+  const double R = 0.7, rho = 3.0, V = 4.0 / 3.0 * M_PI * R * R * R, m = rho * V;
+  // d = 0: one sphere; d = 2R: two touching spheres (parallel axis).
+  const auto one = twoSphereUnion(R, 0.0, rho);
+  BOOST_TEST(std::abs(one.mass / m - 1) < 1e-14);
+  BOOST_TEST(std::abs(one.axial / (0.4 * m * R * R) - 1) < 1e-14);
+  BOOST_TEST(std::abs(one.transverse / (0.4 * m * R * R) - 1) < 1e-14);
+  const auto two = twoSphereUnion(R, 2 * R, rho);
+  BOOST_TEST(std::abs(two.mass / (2 * m) - 1) < 1e-14);
+  BOOST_TEST(std::abs(two.axial / (0.8 * m * R * R) - 1) < 1e-14);
+  BOOST_TEST(std::abs(two.transverse / (2 * (0.4 * m * R * R + m * R * R)) - 1) < 1e-14);
+  // Overlap: V = 2 V_s - lens, lens = pi (4R + d)(2R - d)^2 / 12.
+  const double d = 0.9;
+  const double lens = M_PI * (4 * R + d) * (2 * R - d) * (2 * R - d) / 12;
+  BOOST_TEST(std::abs(twoSphereUnion(R, d, rho).mass / (rho * (2 * V - lens)) - 1) < 1e-14);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
