@@ -62,7 +62,7 @@ MassProperties clumpMassParallelAxis(const Particles& p, const std::vector<std::
   return mp;
 }
 
-MassProperties clumpMassGrid(const Particles& p, const std::vector<std::size_t>& members, double h) {
+MassProperties clumpMassGrid(const Particles& p, const std::vector<std::size_t>& members, double h, const Vec3& offset) {
   Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
   for (std::size_t i : members) {
     lo = lo.cwiseMin(p.pos[i] - Vec3::Constant(p.radius[i]));
@@ -72,8 +72,8 @@ MassProperties clumpMassGrid(const Particles& p, const std::vector<std::size_t>&
   Eigen::Array3i n;
   Vec3 start;
   for (int k = 0; k < 3; ++k) {
-    n[k] = static_cast<int>(std::ceil(ext[k] / h));
-    start[k] = -0.5 * n[k] * h + 0.5 * h;  // cell centres, symmetric about the box centre
+    n[k] = static_cast<int>(std::ceil(ext[k] / h)) + 1;  // one spare cell covers the offset
+    start[k] = -0.5 * n[k] * h + 0.5 * h + offset[k] * h;  // cell centres, symmetric about the box centre
   }
   std::vector<double> density;
   for (std::size_t i : members) density.push_back(p.mass[i] / (4.0 / 3.0 * std::numbers::pi * std::pow(p.radius[i], 3)));
@@ -137,7 +137,12 @@ std::size_t Clumps::add(Particles& p, const std::vector<std::size_t>& members, c
   if (options.method == ClumpInertiaMethod::ParallelAxis && overlap)
     bad("members overlap; the parallel-axis theorem would count the overlap twice; use ClumpInertiaMethod::Grid or Auto");
   const bool grid = options.method == ClumpInertiaMethod::Grid || (options.method == ClumpInertiaMethod::Auto && overlap);
-  const MassProperties mp = grid ? clumpMassGrid(p, members, h) : clumpMassParallelAxis(p, members);
+  if (!(options.gridOffset.cwiseAbs().maxCoeff() <= 0.5)) {
+    std::ostringstream s;
+    s << "gridOffset = (" << options.gridOffset.transpose() << ") is invalid; expected components in [-0.5, 0.5]";
+    bad(s.str());
+  }
+  const MassProperties mp = grid ? clumpMassGrid(p, members, h, options.gridOffset) : clumpMassParallelAxis(p, members);
 
   // Principal axes: columns of V, right-handed; q_c = V maps the clump's body frame to space.
   Eigen::SelfAdjointEigenSolver<Mat3> es(mp.inertia);
@@ -185,8 +190,8 @@ std::size_t Clumps::add(Particles& p, const std::vector<std::size_t>& members, c
     c.relPos.push_back(V.transpose() * (p.pos[i] - mp.centroid));
     c.relOri.push_back(qc.conjugate() * p.ori[i]);
   }
+  placeClumpMembers(p, c);
   list.push_back(std::move(c));
-  placeMembers(p);
   return body;
 }
 
@@ -205,23 +210,24 @@ void Clumps::aggregate(Particles& p) const {
   }
 }
 
+void placeClumpMembers(Particles& p, const Clump& c) {
+  const Vec3 xc = p.pos[c.body], vc = p.vel[c.body], wc = p.angVel[c.body];
+  const Quat qc = p.ori[c.body];
+  const Mat3 R = qc.toRotationMatrix();
+  for (std::size_t m = 0; m < c.members.size(); ++m) {
+    const std::size_t i = c.members[m];
+    p.pos[i] = xc + R * c.relPos[m];
+    p.ori[i] = (qc * c.relOri[m]).normalized();
+    p.vel[i] = vc + wc.cross(p.pos[i] - xc);
+    p.angVel[i] = wc;
+    p.velMidstep[i] = p.velMidstep[c.body];
+  }
+}
+
 void Clumps::placeMembers(Particles& p) const {
   const std::size_t n = list.size();
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
-  for (std::size_t k = 0; k < n; ++k) {
-    const Clump& c = list[k];
-    const Vec3 xc = p.pos[c.body], vc = p.vel[c.body], wc = p.angVel[c.body];
-    const Quat qc = p.ori[c.body];
-    const Mat3 R = qc.toRotationMatrix();
-    for (std::size_t m = 0; m < c.members.size(); ++m) {
-      const std::size_t i = c.members[m];
-      p.pos[i] = xc + R * c.relPos[m];
-      p.ori[i] = (qc * c.relOri[m]).normalized();
-      p.vel[i] = vc + wc.cross(p.pos[i] - xc);
-      p.angVel[i] = wc;
-      p.velMidstep[i] = p.velMidstep[c.body];
-    }
-  }
+  for (std::size_t k = 0; k < n; ++k) placeClumpMembers(p, list[k]);
 }
 
 }  // namespace dem

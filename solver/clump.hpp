@@ -38,6 +38,7 @@ enum class ClumpInertiaMethod : std::uint8_t {
 struct ClumpOptions {
   ClumpInertiaMethod method = ClumpInertiaMethod::Auto;
   double gridSpacing = 0.0;  // cell side h for the grid; 0: (smallest member radius) / 20
+  Vec3 gridOffset = Vec3::Zero();  // shift of the cell centres, in units of h (each in [-0.5, 0.5])
 };
 
 struct MassProperties {
@@ -49,7 +50,9 @@ struct MassProperties {
 // Mass properties of the members, by the parallel-axis theorem (non-overlapping members).
 MassProperties clumpMassParallelAxis(const Particles& p, const std::vector<std::size_t>& members);
 // Mass properties of the union of the member spheres on a regular grid of spacing h.
-MassProperties clumpMassGrid(const Particles& p, const std::vector<std::size_t>& members, double h);
+// The cell centres are symmetric about the centre of the members' box, shifted by offset * h.
+MassProperties clumpMassGrid(const Particles& p, const std::vector<std::size_t>& members, double h,
+                             const Vec3& offset = Vec3::Zero());
 // Whether any two members overlap (|x_i - x_j| < r_i + r_j).
 bool membersOverlap(const Particles& p, const std::vector<std::size_t>& members);
 
@@ -59,6 +62,9 @@ struct Clump {
   std::vector<Vec3> relPos;          // member centre in the clump's principal frame
   std::vector<Quat> relOri;          // member orientation relative to the clump's
 };
+
+// Places one clump's members from its body's state (step 3 above).
+void placeClumpMembers(Particles& p, const Clump& c);
 
 struct Clumps {
   std::vector<Clump> list;

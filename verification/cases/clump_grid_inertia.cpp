@@ -19,6 +19,7 @@
 
 #include <dem_reference/sphere_union.hpp>
 
+#include <array>
 #include <numbers>
 
 namespace dem::verify {
@@ -38,36 +39,46 @@ Case clumpGridInertiaCase() {
   const double mSep = 2 * sphereMass(R, rho), Isep = 0.4 * mSep * R * R;  // smallest (axial) moment
   c.quantities.push_back({"separated_inertia_rel",
                           [=](double h) { return rho * A * std::sqrt(3.0) * h * (dFar / 2 + R) * (dFar / 2 + R) / Isep; }, order});
+  // Offsets of the grid (in cells): the error of one grid is lattice-point noise; the maximum over
+  // several offsets is the stable measure (as for events between steps, theory 0.3).
+  const std::array<Vec3, 4> offsets{Vec3(0, 0, 0), Vec3(0.25, -0.1, 0.4), Vec3(-0.37, 0.31, -0.05), Vec3(0.1, 0.45, -0.3)};
   c.run = [=](double h) {
     RunOutput out;
     const Vec3 axis = Vec3(1, 2, 0.5).normalized();
-    ClumpOptions opt;
-    opt.method = ClumpInertiaMethod::Grid;
-    opt.gridSpacing = h;
-    {
-      Scene s;
-      s.particles.add(sphereSpec(Vec3(0.01, 0.02, 0.03) - 0.5 * d * axis, R, rho));
-      s.particles.add(sphereSpec(Vec3(0.01, 0.02, 0.03) + 0.5 * d * axis, R, rho));
-      const std::size_t b = s.addClump({0, 1}, opt);
-      const Particles& p = s.particles;
-      const Mat3 Rm = p.ori[b].toRotationMatrix();
-      const Mat3 I = Rm * p.inertia[b].asDiagonal() * Rm.transpose();
-      const Mat3 Iref = u.transverse * Mat3::Identity() + (u.axial - u.transverse) * axis * axis.transpose();
-      out.errors["mass_rel"] = std::abs(p.mass[b] / u.mass - 1);
-      out.errors["inertia_rel"] = (I - Iref).norm() / Imin;
+    double eMass = 0, eI = 0, eSep = 0;
+    for (const Vec3& off : offsets) {
+      ClumpOptions opt;
+      opt.method = ClumpInertiaMethod::Grid;
+      opt.gridSpacing = h;
+      opt.gridOffset = off;
+      {
+        Scene s;
+        s.particles.add(sphereSpec(Vec3(0.01, 0.02, 0.03) - 0.5 * d * axis, R, rho));
+        s.particles.add(sphereSpec(Vec3(0.01, 0.02, 0.03) + 0.5 * d * axis, R, rho));
+        const std::size_t b = s.addClump({0, 1}, opt);
+        const Particles& p = s.particles;
+        const Mat3 Rm = p.ori[b].toRotationMatrix();
+        const Mat3 I = Rm * p.inertia[b].asDiagonal() * Rm.transpose();
+        const Mat3 Iref = u.transverse * Mat3::Identity() + (u.axial - u.transverse) * axis * axis.transpose();
+        eMass = std::max(eMass, std::abs(p.mass[b] / u.mass - 1));
+        eI = std::max(eI, (I - Iref).norm() / Imin);
+      }
+      {
+        Scene s;
+        s.particles.add(sphereSpec(-0.5 * dFar * axis, R, rho));
+        s.particles.add(sphereSpec(0.5 * dFar * axis, R, rho));
+        const std::size_t b = s.addClump({0, 1}, opt);
+        const Particles& p = s.particles;
+        const Mat3 Rm = p.ori[b].toRotationMatrix();
+        const Mat3 I = Rm * p.inertia[b].asDiagonal() * Rm.transpose();
+        const double It = Isep + mSep * dFar * dFar / 4;
+        const Mat3 Iref = It * Mat3::Identity() + (Isep - It) * axis * axis.transpose();
+        eSep = std::max(eSep, (I - Iref).norm() / Isep);
+      }
     }
-    {
-      Scene s;
-      s.particles.add(sphereSpec(-0.5 * dFar * axis, R, rho));
-      s.particles.add(sphereSpec(0.5 * dFar * axis, R, rho));
-      const std::size_t b = s.addClump({0, 1}, opt);
-      const Particles& p = s.particles;
-      const Mat3 Rm = p.ori[b].toRotationMatrix();
-      const Mat3 I = Rm * p.inertia[b].asDiagonal() * Rm.transpose();
-      const double It = Isep + mSep * dFar * dFar / 4;
-      const Mat3 Iref = It * Mat3::Identity() + (Isep - It) * axis * axis.transpose();
-      out.errors["separated_inertia_rel"] = (I - Iref).norm() / Isep;
-    }
+    out.errors["mass_rel"] = eMass;
+    out.errors["inertia_rel"] = eI;
+    out.errors["separated_inertia_rel"] = eSep;
     return out;
   };
   return c;
