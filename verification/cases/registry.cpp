@@ -12,6 +12,7 @@ std::vector<Case> allCases() {
       symmetricTopCase(),
       asymmetricTopCase(),
       dzhanibekovFlipCase(),
+      finchamVariantDriftCase(),
       torqueDrivenTopCase(),
       sphericalThroughAsphericalCase(),
       clumpParallelAxisCase(),

@@ -16,6 +16,7 @@ Case energyFreeFallCase();
 Case symmetricTopCase();
 Case asymmetricTopCase();
 Case dzhanibekovFlipCase();
+Case finchamVariantDriftCase();
 Case torqueDrivenTopCase();
 Case sphericalThroughAsphericalCase();
 Case clumpParallelAxisCase();
