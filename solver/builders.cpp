@@ -103,4 +103,19 @@ double contactsPerSphere(const Scene& scene) {
   return spheres ? static_cast<double>(ends) / static_cast<double>(spheres) : 0.0;
 }
 
+Scene rigidBodyScene(const Vec3& inertia, const Vec3& w0Body, const Quat& q0, double dt, RotationAlgorithm algorithm) {
+  Scene s;
+  ParticleSpec p;
+  p.radius = 1.0;
+  p.mass = 1.0;
+  p.inertia = inertia;
+  p.ori = q0;
+  p.angVel = q0 * w0Body;
+  s.particles.add(p);
+  s.setDt(dt);
+  s.setDamping(0.0);
+  s.setRotationAlgorithm(algorithm);
+  return s;
+}
+
 }  // namespace dem

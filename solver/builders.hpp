@@ -44,5 +44,9 @@ Scene settledBed(const DepositionSpec& spec);
 
 // Coordination number: 2 (real sphere-sphere contacts) + (real sphere-wall contacts) per sphere.
 double contactsPerSphere(const Scene& scene);
+// One free rigid body at the origin (mass 1 kg, radius 1 m, no gravity, no damping) with principal
+// inertia I, orientation q0 (body -> space) and on-step body-frame angular velocity w0Body,
+// integrated with the given rotation algorithm.
+Scene rigidBodyScene(const Vec3& inertia, const Vec3& w0Body, const Quat& q0, double dt, RotationAlgorithm algorithm);
 
 }  // namespace dem

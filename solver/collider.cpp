@@ -31,6 +31,12 @@ bool boxesOverlap(const Vec3& loA, const Vec3& hiA, const Vec3& loB, const Vec3&
          loB[2] <= hiA[2];
 }
 
+// Whether bodies a and b may form a contact: not two walls, and not a clump body or two members of
+// the same clump (Particles::mayContact).
+bool pairAllowed(const Particles& p, std::size_t a, std::size_t b) {
+  return a != b && !(p.isWall(a) && p.isWall(b)) && p.mayContact(a, b);
+}
+
 inline bool isUpper(std::uint32_t tag) { return (tag & 1u) != 0; }
 inline std::uint32_t idOf(std::uint32_t tag) { return tag >> 1; }
 
@@ -40,7 +46,7 @@ double sweepLengthFor(const Particles& p, double verletDist) {
   if (verletDist >= 0.0) return verletDist;
   double rMin = kInf;
   for (std::size_t i = 0; i < p.size(); ++i)
-    if (p.shape[i] == Shape::Sphere) rMin = std::min(rMin, p.radius[i]);
+    if (p.shape[i] == Shape::Sphere && !p.isClump[i]) rMin = std::min(rMin, p.radius[i]);
   return rMin == kInf ? 0.0 : -verletDist * rMin;
 }
 
@@ -70,7 +76,7 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> bruteForcePairs(const Parti
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = i + 1; j < n; ++j) {
-      if (p.isWall(i) && p.isWall(j)) continue;
+      if (!pairAllowed(p, i, j)) continue;
       if (boxesOverlap(lo[i], hi[i], lo[j], hi[j]))
         pairs.emplace_back(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j));
     }
@@ -102,7 +108,7 @@ bool Collider::overlap(std::uint32_t a, std::uint32_t b) const { return boxesOve
 
 void Collider::handleInversion(std::uint32_t a, std::uint32_t b, const Particles& p,
                                const std::vector<Material>& materials, ContactStore& contacts) const {
-  if (a == b || (p.isWall(a) && p.isWall(b))) return;
+  if (!pairAllowed(p, a, b)) return;
   const bool ov = overlap(a, b);
   const std::int64_t k = contacts.find(a, b);
   if (ov && k < 0) contacts.add(makeContact(p, materials, a, b));
@@ -154,7 +160,7 @@ void Collider::fullRun(const Particles& p, const std::vector<Material>& material
         continue;
       }
       const std::uint32_t b = idOf(t);
-      if (p.isWall(a) && p.isWall(b)) continue;
+      if (!pairAllowed(p, a, b)) continue;
       if (overlap(a, b) && contacts.find(a, b) < 0) contacts.add(makeContact(p, materials, a, b));
     }
   }

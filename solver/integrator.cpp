@@ -1,5 +1,7 @@
 #include "integrator.hpp"
 
+#include "rotation.hpp"
+
 #include <algorithm>
 
 namespace dem {
@@ -46,6 +48,36 @@ inline Kick kick(const Vec3& v, const Vec3& F, double invMass, double dt, double
   return k;
 }
 
+// Aspherical rotation (solver/rotation.hpp). Damping follows Yade's NewtonIntegrator for aspherical
+// bodies (cundallDamp1st on the torque): per space component, T_w *= 1 - lambda sgn(T_w w_w) with the
+// stored mid-step angular velocity w(t - dt/2) (the user's w(0) on the first step), i.e. the seed's
+// first form of Cundall's damping, not the on-step estimate of eq. (34) used for spherical bodies.
+struct AsphericalRotation {
+  RotationOutput out;
+  Vec3 dampTorque = Vec3::Zero();
+};
+
+inline AsphericalRotation rotateAsphericalDamped(const Particles& p, std::size_t i, double dt, double lambda,
+                                                 bool first, bool adjust, RotationAlgorithm algorithm) {
+  AsphericalRotation r;
+  Vec3 T = p.torque[i];
+  for (int w = 0; w < 3; ++w) {
+    r.dampTorque[w] = -lambda * signum(T[w] * p.angVel[i][w]) * T[w];
+    T[w] += r.dampTorque[w];
+  }
+  RotationInput in;
+  in.ori = p.ori[i];
+  in.angVel = p.angVel[i];
+  in.angMom = p.angMom[i];
+  in.inertia = p.inertia[i];
+  in.torque = T;
+  in.dt = dt;
+  in.first = first;
+  in.adjust = adjust;
+  r.out = rotateAspherical(algorithm, in);
+  return r;
+}
+
 }  // namespace
 
 void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSettings& settings,
@@ -60,6 +92,7 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
     IntegratorScratch::Sums sums;
     const std::size_t end = std::min(n, (b + 1) * kEnergyBlock);
     for (std::size_t i = b * kEnergyBlock; i < end; ++i) {
+      if (p.clump[i] != kNoClump) continue;  // clump members move with their clump (solver/clump.hpp)
       const bool first = p.velMidstep[i] == 0;
       const bool adjust = settings.adjVel0;
       const std::uint8_t blocked = p.blocked[i];
@@ -67,24 +100,40 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
 
       // Translation, seed eq. (28) with damping eq. (34).
       const Kick lin = kick(p.vel[i], p.force[i], 1.0 / m, dt, lambda, first, adjust, blocked);
-      // Rotation of a spherical node: angular acceleration T / I11.
-      const double I = p.inertia[i][0];
-      const Kick rot = kick(p.angVel[i], p.torque[i], 1.0 / I, dt, lambda, first, adjust,
-                            static_cast<std::uint8_t>(blocked >> 3));
-
       // Energy at t_n; damping work: trapezoid halves on each side of t_n.
       sums.kinetic += 0.5 * m * lin.vOnStep.squaredNorm();
-      sums.rotational += 0.5 * I * rot.vOnStep.squaredNorm();
       for (int w = 0; w < 3; ++w)
         if (!(blocked & (1u << w))) sums.gravity -= m * gravity[w] * p.pos[i][w];
-      if (!first) sums.dampingNow -= 0.5 * dt * (lin.dampForce.dot(p.vel[i]) + rot.dampForce.dot(p.angVel[i]));
-      sums.dampingPending -= 0.5 * dt * (lin.dampForce.dot(lin.vNew) + rot.dampForce.dot(rot.vNew));
-
+      if (!first) sums.dampingNow -= 0.5 * dt * lin.dampForce.dot(p.vel[i]);
+      sums.dampingPending -= 0.5 * dt * lin.dampForce.dot(lin.vNew);
       p.vel[i] = lin.vNew;
       p.pos[i] += dt * lin.vNew;  // seed eq. (28)
-      p.angVel[i] = rot.vNew;
-      p.angMom[i] = I * rot.vNew;
-      p.ori[i] = (rotationQuat(rot.vNew * dt) * p.ori[i]).normalized();
+
+      if (p.isAspherical(i) && !(blocked & dof::rotation)) {
+        // Aspherical node: Euler's equations (Scene::validate rejects partially blocked rotations).
+        const AsphericalRotation r = rotateAsphericalDamped(p, i, dt, lambda, first, adjust, settings.rotation);
+        sums.rotational += rotationalEnergy(r.out.angVelBodyOnStep, p.inertia[i]);
+        if (!first) sums.dampingNow -= 0.5 * dt * r.dampTorque.dot(p.angVel[i]);
+        sums.dampingPending -= 0.5 * dt * r.dampTorque.dot(r.out.angVel);
+        p.angVel[i] = r.out.angVel;
+        p.angMom[i] = r.out.angMom;
+        p.ori[i] = r.out.ori;
+      } else {
+        // Rotation of a spherical node (or of a body whose rotations are all prescribed): angular
+        // acceleration T / I11.
+        const double I = p.inertia[i][0];
+        const Kick rot = kick(p.angVel[i], p.torque[i], 1.0 / I, dt, lambda, first, adjust,
+                              static_cast<std::uint8_t>(blocked >> 3));
+        sums.rotational += p.isAspherical(i)
+                               ? rotationalEnergy(p.ori[i].conjugate() * rot.vOnStep, p.inertia[i])
+                               : 0.5 * I * rot.vOnStep.squaredNorm();
+        if (!first) sums.dampingNow -= 0.5 * dt * rot.dampForce.dot(p.angVel[i]);
+        sums.dampingPending -= 0.5 * dt * rot.dampForce.dot(rot.vNew);
+        p.angVel[i] = rot.vNew;
+        p.angMom[i] = p.isAspherical(i) ? Vec3(p.ori[i] * p.inertia[i].cwiseProduct(p.ori[i].conjugate() * rot.vNew))
+                                        : Vec3(I * rot.vNew);
+        p.ori[i] = (rotationQuat(rot.vNew * dt) * p.ori[i]).normalized();
+      }
       p.velMidstep[i] = 1;
     }
     scratch.blocks[b] = sums;

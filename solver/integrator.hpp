@@ -5,9 +5,13 @@
 //   first step    with adjVel0 the stored velocity is on-step: v(dt/2) = v(0) + a dt/2
 //   damping       a_w *= 1 - lambda sgn(F_w (v_w(t-dt/2) + a_w dt/2))               seed eq. (34)
 //   blocked DOFs  zero acceleration on blocked global axes (velocity stays prescribed).
+//   clumps        members are skipped (their clump body is integrated, solver/clump.hpp)
+//   aspherical    bodies with unequal principal moments rotate by Euler's equations with the
+//                 scene's RotationAlgorithm (solver/rotation.hpp); torque damped as in Yade.
 
 #include "energy.hpp"
 #include "particles.hpp"
+#include "rotation.hpp"
 
 #include <vector>
 
@@ -16,6 +20,7 @@ namespace dem {
 struct IntegratorSettings {
   double damping = 0.0;  // Cundall numerical damping coefficient lambda_d, in [0, 1)
   bool adjVel0 = true;   // first-step adjustment (Woo's Leapfrog.adjVel0)
+  RotationAlgorithm rotation = RotationAlgorithm::FinchamAT;  // aspherical bodies only
 };
 
 // Per-block partial sums of the energy terms; blocks have a fixed size so that the ledger's sums

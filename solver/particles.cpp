@@ -90,6 +90,8 @@ std::size_t Particles::add(const ParticleSpec& spec) {
   material.push_back(spec.material);
   blocked.push_back(spec.blocked);
   velMidstep.push_back(0);
+  clump.push_back(kNoClump);
+  isClump.push_back(0);
   shape.push_back(Shape::Sphere);
   shapeIndex.push_back(0);
   return id;

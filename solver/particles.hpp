@@ -26,6 +26,8 @@ namespace dem {
 // Loops over fewer items than this run serially (an OpenMP region costs more than the work).
 inline constexpr std::size_t kParallelThreshold = 2048;
 
+inline constexpr std::int64_t kNoClump = -1;
+
 // Blocked degrees of freedom, in global axes; a blocked axis keeps its prescribed velocity.
 namespace dof {
 inline constexpr std::uint8_t x = 1, y = 2, z = 4, rx = 8, ry = 16, rz = 32;
@@ -72,6 +74,11 @@ struct Particles {
   std::vector<Shape> shape;
   std::vector<std::uint32_t> shapeIndex;  // index into walls for Shape::Wall, 0 for spheres
   std::vector<Wall> walls;
+  // Clump membership (solver/clump.hpp): clump[i] is the particle id of the clump body that member i
+  // belongs to, kNoClump otherwise; isClump[i] = 1 for a clump body (a particle with the clump's
+  // mass and inertia that has no shape and never takes part in collision detection).
+  std::vector<std::int64_t> clump;
+  std::vector<std::uint8_t> isClump;
 
   std::size_t size() const { return pos.size(); }
 
@@ -86,6 +93,12 @@ struct Particles {
   bool isWall(std::size_t i) const { return shape[i] == Shape::Wall; }
 
   bool isAspherical(std::size_t i) const;
+  bool isClumpMember(std::size_t i) const { return clump[i] != kNoClump; }
+  // Whether a contact between i and j may exist: neither is a clump body, and they are not members
+  // of the same clump (seed "Clumps": members never contact each other).
+  bool mayContact(std::size_t i, std::size_t j) const {
+    return !isClump[i] && !isClump[j] && (clump[i] == kNoClump || clump[i] != clump[j]);
+  }
 
   // Throws std::invalid_argument naming the first particle and field with a non-finite value.
   void checkFinite() const;

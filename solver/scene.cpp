@@ -48,11 +48,12 @@ void Scene::validate() {
     }
   }
   for (std::size_t i = 0; i < particles.size(); ++i) {
-    if (particles.isAspherical(i)) {
+    const std::uint8_t rot = particles.blocked[i] & dof::rotation;
+    if (particles.isAspherical(i) && rot != 0 && rot != dof::rotation) {
       std::ostringstream s;
-      s << "particle " << i << ": inertia = (" << particles.inertia[i].transpose()
-        << ") is aspherical; aspherical rotation needs a rigid-body rotation integrator, which this "
-           "build does not provide; use equal principal moments";
+      s << "particle " << i << ": blocked = " << int(particles.blocked[i]) << " blocks some but not all rotations of "
+        << "an aspherical body (inertia = (" << particles.inertia[i].transpose()
+        << ")); block all three rotations (dof::rotation) or none";
       throw std::invalid_argument(s.str());
     }
   }
@@ -64,7 +65,7 @@ void Scene::applyFields() {
   const std::size_t n = p.size();
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
   for (std::size_t i = 0; i < n; ++i) {
-    p.force[i] = p.mass[i] * gravity;
+    p.force[i] = p.clump[i] == kNoClump ? Vec3(p.mass[i] * gravity) : Vec3::Zero();
     p.torque[i].setZero();
   }
 }
@@ -86,7 +87,9 @@ void Scene::step() {
   energy.time = time;
   contactForces();
   energy.step = stepCount;
+  clumps.aggregate(particles);
   integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_);
+  clumps.placeMembers(particles);
   ++stepCount;
   time += dt_;
 }

@@ -1,14 +1,16 @@
 #pragma once
 // A simulation: particles, fields, integrator settings, time; one step as the architecture lays out:
-//   1. forces := gravity m g, torques := 0
+//   1. forces := gravity m g (clump members: 0, their clump carries it), torques := 0
 //   2. contact stage: collider (only when some body moved farther than its Verlet distance),
 //      contact geometry + Cundall law per contact, per-particle force gather (contact_loop.hpp)
-//   3. integration (leapfrog, damping, rotation)
+//   3. clump members' forces -> clumps; integration (leapfrog, damping, rotation; members are not
+//      integrated); members placed rigidly from their clumps
 //   4. time += dt, step += 1; the energy ledger refers to the step's start t_n.
 
 #include "collider.hpp"
 #include "contact_loop.hpp"
 #include "contacts.hpp"
+#include "clump.hpp"
 #include "energy.hpp"
 #include "integrator.hpp"
 #include "materials.hpp"
@@ -28,6 +30,7 @@ class Scene {
   std::vector<Material> materials;
   Collider collider;     // set collider.verletDist before the first step
   ContactStore contacts;
+  Clumps clumps;
   Vec3 gravity = Vec3::Zero();
   EnergyLedger energy;
   double time = 0.0;
@@ -47,6 +50,16 @@ class Scene {
 
   void setAdjVel0(bool on) { integrator_.adjVel0 = on; }
   bool adjVel0() const { return integrator_.adjVel0; }
+
+  // Rotation integrator of aspherical bodies (solver/rotation.hpp); spherical bodies always use the
+  // spherical update. Default: Fincham in Allen & Tildesley's form.
+  void setRotationAlgorithm(RotationAlgorithm a) { integrator_.rotation = a; }
+  RotationAlgorithm rotationAlgorithm() const { return integrator_.rotation; }
+
+  // Makes a clump of existing particles (solver/clump.hpp); returns the clump body's particle id.
+  std::size_t addClump(const std::vector<std::size_t>& members, const ClumpOptions& options = {}) {
+    return clumps.add(particles, members, options);
+  }
 
   void step();
   void run(std::uint64_t steps);

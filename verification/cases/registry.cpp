@@ -15,6 +15,15 @@ std::vector<Case> allCases() {
       obliqueImpactSphereSphereCase(),
       slidingToRollingCase(),
       energyDepositionCase(),
+      symmetricTopCase(),
+      asymmetricTopCase(),
+      dzhanibekovFlipCase(),
+      finchamVariantDriftCase(),
+      torqueDrivenTopCase(),
+      sphericalThroughAsphericalCase(),
+      clumpParallelAxisCase(),
+      clumpGridInertiaCase(),
+      clumpFreeFlightCase(),
   };
 }
 

@@ -19,6 +19,15 @@ Case obliqueImpactSphereWallCase();
 Case obliqueImpactSphereSphereCase();
 Case slidingToRollingCase();
 Case energyDepositionCase();
+Case symmetricTopCase();
+Case asymmetricTopCase();
+Case dzhanibekovFlipCase();
+Case finchamVariantDriftCase();
+Case torqueDrivenTopCase();
+Case sphericalThroughAsphericalCase();
+Case clumpParallelAxisCase();
+Case clumpGridInertiaCase();
+Case clumpFreeFlightCase();
 
 std::vector<Case> allCases();
 

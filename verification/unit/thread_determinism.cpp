@@ -95,4 +95,43 @@ BOOST_AUTO_TEST_CASE(deposition_with_contacts_same_bits_for_1_2_4_threads) {
   }
 }
 
+// Aspherical bodies (every algorithm) and clumps (more than kParallelThreshold of them, so that
+// aggregation and placement run in parallel) give the same bits too.
+BOOST_AUTO_TEST_CASE(aspherical_and_clumps_same_bits_for_1_2_4_threads) {
+  const int saved = omp_get_max_threads();
+  for (RotationAlgorithm a : {RotationAlgorithm::FinchamAT, RotationAlgorithm::FinchamYade, RotationAlgorithm::Omelyan,
+                              RotationAlgorithm::Spiral}) {
+    std::vector<Scene> runs;
+    for (int threads : {1, 2, 4}) {
+      omp_set_num_threads(threads);
+      Scene s = gas(3000);
+      for (std::size_t i = 0; i < s.particles.size(); ++i) s.particles.inertia[i] = s.particles.inertia[i].cwiseProduct(Vec3(1, 1.5, 2));
+      s.setRotationAlgorithm(a);
+      std::mt19937_64 rng(7);
+      std::uniform_real_distribution<double> u(-1.0, 1.0);
+      for (int k = 0; k < 2100; ++k) {
+        const Vec3 x(3 + 0.1 * k, u(rng), u(rng));
+        const std::size_t i = s.particles.add(sphereSpec(x, 0.01, 2600));
+        const std::size_t j = s.particles.add(sphereSpec(x + Vec3(0.015, 0.02, 0), 0.008, 7800));
+        const std::size_t b = s.addClump({i, j});
+        s.particles.vel[b] = Vec3(u(rng), u(rng), u(rng));
+        s.particles.angVel[b] = 10 * Vec3(u(rng), u(rng), u(rng));
+      }
+      s.externalForces = [](Particles& p, double) {
+        for (std::size_t i = 0; i < p.size(); ++i) p.torque[i] += Vec3(1e-6, -2e-6, 1e-6);
+      };
+      s.run(20);
+      runs.push_back(std::move(s));
+    }
+    for (std::size_t k = 1; k < runs.size(); ++k) {
+      BOOST_TEST_INFO(rotationAlgorithmName(a));
+      BOOST_TEST(sameBits(runs[0].particles.pos, runs[k].particles.pos));
+      BOOST_TEST(sameBits(runs[0].particles.angVel, runs[k].particles.angVel));
+      BOOST_TEST(sameBits(runs[0].particles.ori, runs[k].particles.ori));
+      BOOST_TEST(runs[0].energy.total() == runs[k].energy.total());
+    }
+  }
+  omp_set_num_threads(saved);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
