@@ -28,7 +28,7 @@ h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: .2e
 table { border-collapse: collapse; margin: .8em 0; font-size: .92em; }
 th, td { border: 1px solid #ccc; padding: .25em .5em; vertical-align: top; }
 th { background: #f0f0f0; } td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-tr.pass td:nth-last-child(2) { color: #1a7f37; font-weight: bold; } tr.fail { background: #ffecec; }
+tr.pass td.verdict { color: #1a7f37; font-weight: bold; } tr.fail td.verdict { font-weight: bold; } tr.fail { background: #ffecec; }
 tr.fail td { color: #b00020; } .fail { color: #b00020; font-weight: bold; } .ok { color: #1a7f37; font-weight: bold; }
 .small { font-size: .85em; color: #555; margin: .2em 0; } ul.small { margin-top: 0; }
 figure { margin: 1em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }

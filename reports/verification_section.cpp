@@ -324,7 +324,7 @@ VerificationSection verificationSection(const std::string& dirName, Plotter& plo
                             : std::string("round-off")) +
                 "</td>";
       }
-      rows += std::string("<td>") + (q.pass ? "PASS" : "FAIL") + "</td>";
+      rows += std::string("<td class=\"verdict\">") + (q.pass ? "PASS" : "FAIL") + "</td>";
       if (k == 0)
         rows += "<td rowspan=\"" + std::to_string(c.rows.size()) + "\" class=\"num\">" + fixed(c.seconds, 3) + "</td>";
       rows += "</tr>\n";
