@@ -7,6 +7,7 @@
 #include <omp.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -41,6 +42,14 @@ inline bool takeFlag(int& argc, char** argv, const char* flag) {
     }
   }
   return false;
+}
+
+// The 10^6 sizes: --large on the command line, or DEM_BENCH_LARGE=1 in the environment (what
+// scripts/main-job.sh --full sets for every benchmark program).
+inline bool largeSizes(int& argc, char** argv) {
+  const bool flag = takeFlag(argc, argv, "--large");
+  const char* env = std::getenv("DEM_BENCH_LARGE");
+  return flag || (env != nullptr && std::strcmp(env, "1") == 0);
 }
 
 // Sizes 10^3 .. 10^5, and 10^6 when `large`.

@@ -2,6 +2,7 @@
 // of N free spheres, in ns per particle; N = 10^3 .. 10^5 (10^6 with --large), 1 and all threads.
 //
 //   dem-bench-integrator [--large] [Google Benchmark flags, e.g. --benchmark_out=x.json]
+//   (DEM_BENCH_LARGE=1 in the environment is the same as --large)
 #include "bench_common.hpp"
 
 #include "solver/integrator.hpp"
@@ -58,7 +59,7 @@ void integratorSpherical(benchmark::State& state) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool large = dem::bench::takeFlag(argc, argv, "--large");
+  const bool large = dem::bench::largeSizes(argc, argv);
   auto* b = benchmark::RegisterBenchmark("integrator/spherical", integratorSpherical);
   for (const auto n : dem::bench::sizes(large))
     for (const int t : dem::bench::threadCounts()) b->Args({n, t});
