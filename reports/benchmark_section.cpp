@@ -64,7 +64,14 @@ std::string scalingPlots(const std::string& family, const std::vector<BenchRun>&
     byN[n].emplace_back(threads, ns);
   }
   if (byThreads.empty()) return {};
-  const std::string item = itemName(runs.front());
+  std::string item = itemName(runs.front());
+  if (item.size() > 1 && item.back() == 's') item.pop_back();  // "particle-steps" -> "time per particle-step"
+  double nMin = 0, nMax = 0;
+  for (const auto& [threads, pts] : byThreads)
+    for (const auto& [n, ns] : pts) {
+      nMin = nMin > 0 ? std::min(nMin, n) : n;
+      nMax = std::max(nMax, n);
+    }
   std::string html;
   Plot p;
   p.title = family + ": time per " + item + " vs N";
@@ -72,6 +79,7 @@ std::string scalingPlots(const std::string& family, const std::vector<BenchRun>&
   p.yLabel = "time per " + item + " [ns]";
   p.logX = p.logY = true;
   p.key = "top right";
+  if (nMin > 0) p.extra.push_back("set xrange [" + sci(nMin / 2, 6) + ":" + sci(nMax * 2, 6) + "]");
   int colour = 0;
   for (auto& [threads, pts] : byThreads) {
     std::sort(pts.begin(), pts.end());
