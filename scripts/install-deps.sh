@@ -6,9 +6,10 @@ set -euo pipefail
 packages=(
   build-essential cmake
   libeigen3-dev
-  libboost-dev libboost-test-dev libboost-iostreams-dev
+  libboost-dev libboost-test-dev libboost-iostreams-dev libboost-filesystem-dev
   libbenchmark-dev
   libgnuplot-iostream-dev gnuplot-nox
+  chromium  # the report test (ctest label report) loads the report in headless Chromium
 )
 
 missing=()

@@ -1,16 +1,106 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build the release preset, run the verification suite and
-# write the report files under reports/out/.
+# The main job: install what is missing, build the release preset, run every verification case,
+# run the benchmarks, write the report (reports/out/index.html) and check it in headless Chromium.
+#
+#   ./scripts/main-job.sh [--quick | --full] [--no-bench]
+#     --quick     (default) short benchmark runs, sizes 10^3..10^5: the whole job in a few minutes
+#     --full      longer benchmark runs (0.5 s per figure) and the 10^6 sizes
+#     --no-bench  skip the benchmarks (the report then has no benchmark tables)
+# Exits non-zero when a verification case fails (the report is still written) or a step fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-step() { printf '\n== [%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 
-step "1/3 dependencies"
+mode=quick bench=1
+for a in "$@"; do
+  case "$a" in
+    --quick) mode=quick ;;
+    --full) mode=full ;;
+    --no-bench) bench=0 ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    *) echo "main-job: unknown argument '$a' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+out=reports/out
+logs=build/main-job-logs
+start=$(date +%s)
+total=6
+elapsed() { local s=$(( $(date +%s) - start )); printf '%02d:%02d' $((s / 60)) $((s % 60)); }
+step() { printf '\n== [%s] %s\n' "$(elapsed)" "$*"; }
+
+# run_logged LABEL LOG CMD...: runs CMD with its output in LOG and keeps one progress line
+# (elapsed time and the log's last line) up to date while it runs; on failure prints the log's tail.
+run_logged() {
+  local label="$1" log="$2"
+  shift 2
+  "$@" >"$log" 2>&1 &
+  local pid=$! last="" tick=0
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 1
+    tick=$((tick + 1))
+    last="$(tail -n 1 "$log" 2>/dev/null | tr -d '\r' | cut -c1-90)"
+    if [ -t 1 ]; then
+      printf '\r\033[K  [%s] %s: %s' "$(elapsed)" "$label" "$last"
+    elif [ $((tick % 15)) -eq 0 ]; then
+      printf '  [%s] %s: %s\n' "$(elapsed)" "$label" "$last"
+    fi
+  done
+  local rc=0
+  wait "$pid" || rc=$?
+  [ -t 1 ] && printf '\r\033[K'
+  if [ $rc -ne 0 ]; then
+    echo "  $label failed (exit $rc); last lines of $log:" >&2
+    tail -n 30 "$log" >&2
+  fi
+  return $rc
+}
+
+step "1/$total dependencies"
 ./scripts/install-deps.sh
-step "2/3 build (release)"
+
+step "2/$total build (release preset)"
+mkdir -p build
 cmake --preset release >/dev/null
-cmake --build --preset release
-step "3/3 verification suite -> reports/out/"
-mkdir -p reports/out
-./build/release/dem-verify --out reports/out
-step "done: reports/out/ (summary.csv and one CSV per case)"
+mkdir -p "$logs"
+run_logged "build" "$logs/build.log" cmake --build --preset release
+echo "  built ($(grep -c 'Built target' "$logs/build.log" || true) targets up to date)"
+
+step "3/$total verification suite -> $out/"
+rm -rf "$out"
+mkdir -p "$out"
+verify_rc=0
+run_logged "dem-verify" "$logs/verify.log" ./build/release/dem-verify --out "$out" || verify_rc=$?
+cat "$logs/verify.log"
+
+if [ $bench -eq 1 ]; then
+  step "4/$total benchmarks ($mode) -> $out/bench-*.json"
+  if [ "$mode" = full ]; then
+    min_time=0.5
+    export DEM_BENCH_LARGE=1
+  else
+    min_time=0.05
+  fi
+  mapfile -t programs < <(find build/release -maxdepth 2 -type f -perm -u+x -name 'dem-bench-*' | sort)
+  [ ${#programs[@]} -gt 0 ] || echo "  no benchmark programs were built"
+  for prog in "${programs[@]}"; do
+    name="$(basename "$prog")"
+    run_logged "$name" "$logs/$name.log" "$prog" --benchmark_min_time="$min_time" \
+      --benchmark_out="$out/bench-${name#dem-bench-}.json" --benchmark_out_format=json
+    grep -E 'items_per_second' "$logs/$name.log" | sed 's/^/  /' | cut -c1-140 || true
+  done
+else
+  step "4/$total benchmarks skipped (--no-bench)"
+fi
+
+step "5/$total report -> $out/index.html"
+./build/release/dem-report --dir "$out"
+
+step "6/$total check the report in headless Chromium"
+./scripts/check-report.sh "$out"
+./build/release/dem-report --dir "$out" >/dev/null  # again, so that the page links the screenshot
+
+step "done in $(elapsed): open $out/index.html (screenshot: $out/screenshot.png)"
+if [ $verify_rc -ne 0 ]; then
+  echo "main-job: some verification case failed (see the table above and the report)" >&2
+  exit $verify_rc
+fi

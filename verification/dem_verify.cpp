@@ -1,6 +1,7 @@
 // dem-verify: runs every registered verification case, prints the table (case, quantity, error,
 // tolerance, fitted order, pass), writes one CSV per case and summary.csv under the output folder,
-// and exits non-zero when any case fails.
+// and exits non-zero when any case fails. For the report (reports/dem_report.cpp) it also writes
+// cases.tsv (case, title, levels, seconds, pass) and series.tsv (each Series' file and plot hints).
 //
 //   dem-verify [--out DIR] [--case NAME ...] [--list]
 #include "cases/registry.hpp"
@@ -28,6 +29,19 @@ std::string orderText(const dem::verify::QuantityResult& q) {
   if (!q.order) return "exact";
   std::string s = q.fittedOrder ? fmt(*q.fittedOrder, 3, true) : "n/a";
   return s + " [" + fmt(q.order->lo, 2, true) + "," + fmt(q.order->hi, 2, true) + "]";
+}
+
+// Tab-separated fields: tabs and newlines inside a field become spaces.
+std::string tsv(std::string s) {
+  for (char& ch : s)
+    if (ch == '\t' || ch == '\n' || ch == '\r') ch = ' ';
+  return s;
+}
+
+std::string csvField(std::string s) {
+  for (char& ch : s)
+    if (ch == ',' || ch == '\n' || ch == '\r') ch = ' ';
+  return s;
 }
 
 int usage() {
@@ -63,8 +77,13 @@ int main(int argc, char* argv[]) {
 
   std::filesystem::create_directories(out);
   std::ofstream summary(std::filesystem::path(out) / "summary.csv");
-  summary << "case,quantity,error,tolerance,fitted_order,expected_order,order_lo,order_hi,pass,seconds\n";
+  summary << "case,quantity,error,tolerance,fitted_order,expected_order,order_lo,order_hi,pass,seconds,"
+             "unit,fit_from,fit_floor,fitted_points\n";
   summary.precision(10);
+  std::ofstream casesTsv(std::filesystem::path(out) / "cases.tsv");
+  casesTsv << "case\ttitle\tlevels\tseconds\tpass\texception\n";
+  std::ofstream seriesTsv(std::filesystem::path(out) / "series.tsv");
+  seriesTsv << "case\tseries\tfile\ttitle\txlabel\tylabel\tlogy\n";
 
   std::printf("%-24s %-30s %11s %11s %-20s %s\n", "case", "quantity", "error", "tolerance", "order [band]", "pass");
   int failures = 0, ran = 0;
@@ -72,13 +91,19 @@ int main(int argc, char* argv[]) {
     if (!only.empty() && !only.count(c.name)) continue;
     ++ran;
     const auto r = dem::verify::evaluate(c);
+    casesTsv << tsv(c.name) << "\t" << tsv(c.title) << "\t" << c.dts.size() << "\t" << r.seconds << "\t"
+             << (r.pass ? 1 : 0) << "\t" << tsv(r.exception) << "\n";
     if (!r.exception.empty()) {
       std::printf("%-24s %-30s %s\n", c.name.c_str(), "(exception)", r.exception.c_str());
-      summary << c.name << ",exception,,,,,,,0," << r.seconds << "\n";
+      summary << c.name << ",exception,,,,,,,0," << r.seconds << ",,,,\n";
       ++failures;
       continue;
     }
     dem::verify::writeCsv(r, out);
+    for (const auto& sr : r.series)
+      seriesTsv << tsv(c.name) << "\t" << tsv(sr.name) << "\t" << tsv(c.name + "__" + sr.name + ".csv") << "\t"
+                << tsv(sr.title) << "\t" << tsv(sr.xLabel) << "\t" << tsv(sr.yLabel) << "\t" << (sr.logY ? 1 : 0)
+                << "\n";
     for (const auto& q : r.quantities) {
       std::printf("%-24s %-30s %11s %11s %-20s %s\n", c.name.c_str(), q.quantity.c_str(), fmt(q.error).c_str(),
                   fmt(q.tolerance).c_str(), orderText(q).c_str(), q.pass ? "PASS" : ("FAIL: " + q.failure).c_str());
@@ -86,7 +111,9 @@ int main(int argc, char* argv[]) {
               << (q.fittedOrder ? std::to_string(*q.fittedOrder) : "") << ","
               << (q.order ? std::to_string(q.order->expected) : "") << ","
               << (q.order ? std::to_string(q.order->lo) : "") << "," << (q.order ? std::to_string(q.order->hi) : "")
-              << "," << (q.pass ? 1 : 0) << "," << r.seconds << "\n";
+              << "," << (q.pass ? 1 : 0) << "," << r.seconds << "," << csvField(q.unit) << ","
+              << (q.order ? std::to_string(q.order->fitFrom) : "") << "," << (q.order ? fmt(q.order->floor, 6) : "")
+              << "," << q.fittedPoints << "\n";
     }
     if (!r.pass) ++failures;
   }

@@ -16,11 +16,26 @@ std::vector<double> halvings(double dt0, int count) {
   return out;
 }
 
-std::optional<double> fitOrder(const std::vector<double>& dts, const std::vector<double>& errors, double floor) {
+namespace {
+bool fitted(const std::vector<double>& dts, const std::vector<double>& errors, double floor, std::size_t from,
+            std::size_t k) {
+  return k >= from && k < errors.size() && errors[k] > floor && std::isfinite(errors[k]) && dts[k] > 0.0;
+}
+}  // namespace
+
+std::size_t fitPoints(const std::vector<double>& dts, const std::vector<double>& errors, double floor,
+                      std::size_t from) {
+  std::size_t n = 0;
+  for (std::size_t k = 0; k < dts.size(); ++k) n += fitted(dts, errors, floor, from, k) ? 1 : 0;
+  return n;
+}
+
+std::optional<double> fitOrder(const std::vector<double>& dts, const std::vector<double>& errors, double floor,
+                               std::size_t from) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   int n = 0;
   for (std::size_t k = 0; k < dts.size(); ++k) {
-    if (!(errors[k] > floor) || !(dts[k] > 0.0)) continue;
+    if (!fitted(dts, errors, floor, from, k)) continue;
     const double x = std::log(dts[k]), y = std::log(errors[k]);
     sx += x; sy += y; sxx += x * x; sxy += x * y;
     ++n;
@@ -54,10 +69,18 @@ void judge(QuantityResult& q, const QuantitySpec& spec, const std::vector<double
     q.worstRatio = std::max(q.worstRatio, std::isfinite(e) ? ratio : std::numeric_limits<double>::infinity());
   }
   if (!spec.order) return;
-  q.fittedOrder = fitOrder(dts, errs, spec.order->floor);
+  if (dts.size() < kMinOrderLevels) {
+    q.pass = false;
+    q.failure = "declares order " + fmt(spec.order->expected) + " but runs at " + std::to_string(dts.size()) +
+                " level(s); an order needs >= " + std::to_string(kMinOrderLevels) + " halvings";
+    return;
+  }
+  q.fittedOrder = fitOrder(dts, errs, spec.order->floor, spec.order->fitFrom);
+  q.fittedPoints = fitPoints(dts, errs, spec.order->floor, spec.order->fitFrom);
   if (!q.fittedOrder) {
     q.pass = false;
-    q.failure = "fewer than two levels above the round-off floor " + fmt(spec.order->floor) + ": no order";
+    q.failure = "fewer than two levels from level " + std::to_string(spec.order->fitFrom) +
+                " above the round-off floor " + fmt(spec.order->floor) + ": no order";
   } else if (*q.fittedOrder < spec.order->lo || *q.fittedOrder > spec.order->hi) {
     q.pass = false;
     q.failure = "fitted order " + fmt(*q.fittedOrder) + " outside [" + fmt(spec.order->lo) + ", " +
@@ -90,6 +113,7 @@ CaseResult evaluate(const Case& c) {
     QuantityResult q;
     q.quantity = spec.name;
     q.order = spec.order;
+    q.unit = spec.unit;
     std::vector<double> errs;
     for (const auto& level : r.levels) {
       auto it = level.find(spec.name);

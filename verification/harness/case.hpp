@@ -7,8 +7,14 @@
 // A case runs at every timestep level in `dts` (halving, fixed physical end time) and returns named
 // error figures per level. Each QuantitySpec bounds its error at every level (`tolerance(dt)`, from
 // theory) and, when it declares an order, the least-squares slope of log(error) vs log(dt) over the
-// levels above the round-off floor must fall inside the declared band. Quantities exact to
-// round-off declare no order and are reported as exact.
+// levels in the asymptotic range (from level `fitFrom` on, error above the round-off floor) must
+// fall inside the declared band; a quantity that declares an order needs >= kMinOrderLevels levels.
+// Quantities exact to round-off declare no order and are reported as exact.
+//
+// Plot hints (all optional, with defaults so that every case plots): a Series may name its axes
+// (`xLabel`, `yLabel`, units in brackets) and ask for a log y axis; a QuantitySpec may give the
+// unit of its error. The report (reports/dem_report.cpp) draws each Series with its first column
+// on x and every other column as a line.
 
 #include <functional>
 #include <map>
@@ -23,6 +29,11 @@ struct Series {
   std::string name;
   std::vector<std::string> columns;
   std::vector<std::vector<double>> rows;
+  // Plot hints; empty: the report derives labels (and units it knows) from the column names.
+  std::string title{};
+  std::string xLabel{};  // e.g. "t [s]"
+  std::string yLabel{};  // e.g. "z [m]"
+  bool logY = false;
 };
 
 struct RunOutput {
@@ -34,12 +45,17 @@ struct OrderSpec {
   double expected = 2.0;
   double lo = 1.85, hi = 2.15;  // band for the fitted slope
   double floor = 0.0;           // levels whose error is below this are round-off and not fitted
+  std::size_t fitFrom = 0;      // first level of the asymptotic range; coarser levels are not fitted
 };
+
+// A quantity that declares an order runs at no fewer levels than this (theory section 0.3).
+inline constexpr std::size_t kMinOrderLevels = 4;
 
 struct QuantitySpec {
   std::string name;
   std::function<double(double dt)> tolerance;  // bound on the error at this dt
   std::optional<OrderSpec> order;               // none: exact (round-off) or not asymptotic
+  std::string unit{};                           // unit of the error for plots ("m", "rad"; "" = 1)
 };
 
 struct Case {
@@ -57,7 +73,9 @@ struct QuantityResult {
   double tolerance = 0.0;  // at the first level
   double worstRatio = 0.0; // max over levels of error / tolerance
   std::optional<double> fittedOrder;
+  std::size_t fittedPoints = 0;  // levels that entered the fit
   std::optional<OrderSpec> order;
+  std::string unit;
   bool pass = false;
   std::string failure;  // why it failed, empty when it passed
 };
@@ -75,9 +93,14 @@ struct CaseResult {
 
 CaseResult evaluate(const Case& c);
 
-// Least-squares slope of log(error) against log(dt) over the points whose error exceeds floor.
-// Returns nullopt when fewer than two points remain.
-std::optional<double> fitOrder(const std::vector<double>& dts, const std::vector<double>& errors, double floor);
+// Least-squares slope of log(error) against log(dt) over the points from index `from` on whose
+// error exceeds floor. Returns nullopt when fewer than two points remain.
+std::optional<double> fitOrder(const std::vector<double>& dts, const std::vector<double>& errors, double floor,
+                               std::size_t from = 0);
+
+// Number of points fitOrder uses.
+std::size_t fitPoints(const std::vector<double>& dts, const std::vector<double>& errors, double floor,
+                      std::size_t from = 0);
 
 // Geometric sequence dt0, dt0/2, ... (count levels).
 std::vector<double> halvings(double dt0, int count);
