@@ -9,6 +9,12 @@ std::vector<Case> allCases() {
       dampedMotionCase(),
       dampedThrowCase(),
       energyFreeFallCase(),
+      oscillatorDiscreteCase(),
+      oscillatorContinuumCase(),
+      oscillatorEnergyCase(),
+      oscillatorStabilityCase(),
+      dampedOscillatorCase(),
+      quasiStaticSpringCase(),
   };
 }
 

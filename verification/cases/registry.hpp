@@ -13,6 +13,12 @@ Case freeFallUnadjustedCase();
 Case dampedMotionCase();
 Case dampedThrowCase();
 Case energyFreeFallCase();
+Case oscillatorDiscreteCase();
+Case oscillatorContinuumCase();
+Case oscillatorEnergyCase();
+Case oscillatorStabilityCase();
+Case dampedOscillatorCase();
+Case quasiStaticSpringCase();
 
 std::vector<Case> allCases();
 
