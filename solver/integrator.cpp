@@ -1,6 +1,7 @@
 #include "integrator.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace dem {
 
@@ -73,8 +74,16 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
                             static_cast<std::uint8_t>(blocked >> 3));
 
       // Energy at t_n; damping work: trapezoid halves on each side of t_n.
-      sums.kinetic += 0.5 * m * lin.vOnStep.squaredNorm();
-      sums.rotational += 0.5 * I * rot.vOnStep.squaredNorm();
+      const double ek = 0.5 * m * lin.vOnStep.squaredNorm(), er = 0.5 * I * rot.vOnStep.squaredNorm();
+      sums.kinetic += ek;
+      sums.rotational += er;
+      if (ek + er > sums.maxKinetic) {
+        sums.maxKinetic = ek + er;
+        sums.fastest = i;
+      }
+      if (blocked)
+        for (int w = 0; w < 6; ++w)
+          if ((blocked & (1u << w)) && (w < 3 ? p.vel[i][w] : p.angVel[i][w - 3]) != 0.0) sums.driven = true;
       for (int w = 0; w < 3; ++w)
         if (!(blocked & (1u << w))) sums.gravity -= m * gravity[w] * p.pos[i][w];
       if (!first) sums.dampingNow -= 0.5 * dt * (lin.dampForce.dot(p.vel[i]) + rot.dampForce.dot(p.angVel[i]));
@@ -86,12 +95,21 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
       p.angMom[i] = I * rot.vNew;
       p.ori[i] = (rotationQuat(rot.vNew * dt) * p.ori[i]).normalized();
       p.velMidstep[i] = 1;
+      // Runaway check folded into this pass: a NaN or inf anywhere makes the sum non-finite.
+      if (!std::isfinite(p.pos[i].sum() + lin.vNew.sum() + rot.vNew.sum()) && sums.firstNonFinite == IntegratorScratch::npos)
+        sums.firstNonFinite = i;
     }
     scratch.blocks[b] = sums;
   }
 
   IntegratorScratch::Sums total;
   for (const auto& s : scratch.blocks) {
+    if (s.maxKinetic > total.maxKinetic) {
+      total.maxKinetic = s.maxKinetic;
+      total.fastest = s.fastest;
+    }
+    if (total.firstNonFinite == IntegratorScratch::npos) total.firstNonFinite = s.firstNonFinite;
+    total.driven = total.driven || s.driven;
     total.kinetic += s.kinetic;
     total.rotational += s.rotational;
     total.gravity += s.gravity;
@@ -103,6 +121,9 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
   ledger.gravity = total.gravity;
   ledger.dampingDissipated += ledger.dampingPending + total.dampingNow;
   ledger.dampingPending = total.dampingPending;
+  scratch.fastest = total.fastest;
+  scratch.firstNonFinite = total.firstNonFinite;
+  scratch.driven = total.driven;
 }
 
 }  // namespace dem
