@@ -3,6 +3,7 @@
 #include "rotation.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace dem {
 
@@ -101,7 +102,11 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
       // Translation, seed eq. (28) with damping eq. (34).
       const Kick lin = kick(p.vel[i], p.force[i], 1.0 / m, dt, lambda, first, adjust, blocked);
       // Energy at t_n; damping work: trapezoid halves on each side of t_n.
-      sums.kinetic += 0.5 * m * lin.vOnStep.squaredNorm();
+      const double ek = 0.5 * m * lin.vOnStep.squaredNorm();
+      sums.kinetic += ek;
+      if (blocked)
+        for (int w = 0; w < 6; ++w)
+          if ((blocked & (1u << w)) && (w < 3 ? p.vel[i][w] : p.angVel[i][w - 3]) != 0.0) sums.driven = true;
       for (int w = 0; w < 3; ++w)
         if (!(blocked & (1u << w))) sums.gravity -= m * gravity[w] * p.pos[i][w];
       if (!first) sums.dampingNow -= 0.5 * dt * lin.dampForce.dot(p.vel[i]);
@@ -109,10 +114,11 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
       p.vel[i] = lin.vNew;
       p.pos[i] += dt * lin.vNew;  // seed eq. (28)
 
+      double er = 0.0;
       if (p.isAspherical(i) && !(blocked & dof::rotation)) {
         // Aspherical node: Euler's equations (Scene::validate rejects partially blocked rotations).
         const AsphericalRotation r = rotateAsphericalDamped(p, i, dt, lambda, first, adjust, settings.rotation);
-        sums.rotational += rotationalEnergy(r.out.angVelBodyOnStep, p.inertia[i]);
+        er = rotationalEnergy(r.out.angVelBodyOnStep, p.inertia[i]);
         if (!first) sums.dampingNow -= 0.5 * dt * r.dampTorque.dot(p.angVel[i]);
         sums.dampingPending -= 0.5 * dt * r.dampTorque.dot(r.out.angVel);
         p.angVel[i] = r.out.angVel;
@@ -124,8 +130,7 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
         const double I = p.inertia[i][0];
         const Kick rot = kick(p.angVel[i], p.torque[i], 1.0 / I, dt, lambda, first, adjust,
                               static_cast<std::uint8_t>(blocked >> 3));
-        sums.rotational += p.isAspherical(i)
-                               ? rotationalEnergy(p.ori[i].conjugate() * rot.vOnStep, p.inertia[i])
+        er = p.isAspherical(i) ? rotationalEnergy(p.ori[i].conjugate() * rot.vOnStep, p.inertia[i])
                                : 0.5 * I * rot.vOnStep.squaredNorm();
         if (!first) sums.dampingNow -= 0.5 * dt * rot.dampForce.dot(p.angVel[i]);
         sums.dampingPending -= 0.5 * dt * rot.dampForce.dot(rot.vNew);
@@ -134,13 +139,27 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
                                         : Vec3(I * rot.vNew);
         p.ori[i] = (rotationQuat(rot.vNew * dt) * p.ori[i]).normalized();
       }
+      sums.rotational += er;
+      if (ek + er > sums.maxKinetic) {
+        sums.maxKinetic = ek + er;
+        sums.fastest = i;
+      }
       p.velMidstep[i] = 1;
+      // Runaway check folded into this pass: a NaN or inf anywhere makes the sum non-finite.
+      if (!std::isfinite(p.pos[i].sum() + p.vel[i].sum() + p.angVel[i].sum()) && sums.firstNonFinite == IntegratorScratch::npos)
+        sums.firstNonFinite = i;
     }
     scratch.blocks[b] = sums;
   }
 
   IntegratorScratch::Sums total;
   for (const auto& s : scratch.blocks) {
+    if (s.maxKinetic > total.maxKinetic) {
+      total.maxKinetic = s.maxKinetic;
+      total.fastest = s.fastest;
+    }
+    if (total.firstNonFinite == IntegratorScratch::npos) total.firstNonFinite = s.firstNonFinite;
+    total.driven = total.driven || s.driven;
     total.kinetic += s.kinetic;
     total.rotational += s.rotational;
     total.gravity += s.gravity;
@@ -152,6 +171,9 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
   ledger.gravity = total.gravity;
   ledger.dampingDissipated += ledger.dampingPending + total.dampingNow;
   ledger.dampingPending = total.dampingPending;
+  scratch.fastest = total.fastest;
+  scratch.firstNonFinite = total.firstNonFinite;
+  scratch.driven = total.driven;
 }
 
 }  // namespace dem

@@ -25,11 +25,21 @@ struct IntegratorSettings {
 
 // Per-block partial sums of the energy terms; blocks have a fixed size so that the ledger's sums
 // are the same bits for any number of threads.
+// The same pass also reports, for the runaway check (runaway.hpp), the first particle whose new
+// state is not finite, the particle with the largest on-step kinetic energy, and whether some
+// blocked axis is driven at a non-zero velocity (work the ledger does not see).
 struct IntegratorScratch {
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
   struct Sums {
     double kinetic = 0.0, rotational = 0.0, gravity = 0.0, dampingNow = 0.0, dampingPending = 0.0;
+    double maxKinetic = -1.0;
+    std::size_t fastest = npos, firstNonFinite = npos;
+    bool driven = false;
   };
   std::vector<Sums> blocks;
+  std::size_t fastest = npos;         // largest m |v_n|^2 + w_n . I w_n, lowest id on ties
+  std::size_t firstNonFinite = npos;  // lowest id with a non-finite position or velocity, or npos
+  bool driven = false;
 };
 
 inline constexpr std::size_t kEnergyBlock = 1024;

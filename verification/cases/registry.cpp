@@ -24,6 +24,12 @@ std::vector<Case> allCases() {
       clumpParallelAxisCase(),
       clumpGridInertiaCase(),
       clumpFreeFlightCase(),
+      oscillatorDiscreteCase(),
+      oscillatorContinuumCase(),
+      oscillatorEnergyCase(),
+      oscillatorStabilityCase(),
+      dampedOscillatorCase(),
+      quasiStaticSpringCase(),
   };
 }
 

@@ -28,6 +28,12 @@ Case sphericalThroughAsphericalCase();
 Case clumpParallelAxisCase();
 Case clumpGridInertiaCase();
 Case clumpFreeFlightCase();
+Case oscillatorDiscreteCase();
+Case oscillatorContinuumCase();
+Case oscillatorEnergyCase();
+Case oscillatorStabilityCase();
+Case dampedOscillatorCase();
+Case quasiStaticSpringCase();
 
 std::vector<Case> allCases();
 

@@ -1,0 +1,63 @@
+#pragma once
+// Runaway detection: an unstable step size (dt above the critical timestep) makes the state explode;
+// Scene::step stops with a RunawayError naming the step, a particle and the estimated critical dt,
+// instead of returning NaN or an absurd state silently.
+//
+// Two criteria, both evaluated from what the integrator's pass already computes (integrator.hpp):
+//  1. non-finite: any particle whose new position or velocity is NaN or inf (always on);
+//  2. energy growth, in a closed system only (no Scene::externalForces, no blocked axis driven at a
+//     non-zero velocity: then the ledger sees all the work). The ledger total E = kinetic +
+//     rotational + gravity + elastic + dissipated (energy.hpp) is constant for the continuum
+//     equations. A stable leapfrog does not gain energy beyond small bounded errors: on a contact
+//     oscillation its on-step energy lies *below* the true one by at most (w dt/2)^2 of the
+//     oscillation energy (verification theory 2.2), and an impact changes the energy by
+//     |e^2 - 1| ~ 4 (dt/t_c)^3 of the impact energy (theory 6.1). An unstable mode multiplies its
+//     energy by |lambda|^2 per step (3.5 at 1.05 dt_cr, theory 2.3). The check fires when
+//         E_n - E_ref > 1/2 (max over the run of (kinetic + rotational + elastic) + |g| sum_i m_i R_i)
+//                       + 1e-9 (|E_ref| + |gravity_n|)                            (round-off floor)
+//     i.e. when the run has gained half of the largest mechanical energy it has seen plus half the
+//     energy that would lift every free sphere by its own radius: all of it would be spurious, and
+//     it is far beyond the bounded errors of a stable run. (A run that starts from rest and blows up
+//     gains about all of its mechanical energy, so the check fires once that exceeds |g| sum m R.)
+//     E_ref is taken at the first step of a closed stretch (and again after any open stretch or
+//     a change in the number of particles).
+
+#include "energy.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace dem {
+
+class RunawayError : public std::runtime_error {
+ public:
+  RunawayError(const std::string& what, std::uint64_t atStep, std::size_t atParticle, double stepSize, double critical)
+      : std::runtime_error(what), step(atStep), particle(atParticle), dt(stepSize), dtCritical(critical) {}
+  std::uint64_t step;   // the step (t_n = step dt) whose integration produced the runaway state
+  std::size_t particle; // the first non-finite particle, or the one with the largest kinetic energy
+  double dt;            // the timestep in use
+  double dtCritical;    // estimated critical timestep (global stiffness; p-wave without contacts)
+};
+
+class RunawayMonitor {
+ public:
+  enum class Verdict { Ok, NonFinite, EnergyGrowth };
+
+  bool energyCheck = true;  // criterion 2 (criterion 1 is always on)
+
+  // Called after each integration with the ledger at t_n. liftScale = |g| sum_i m_i R_i.
+  Verdict check(const EnergyLedger& e, double liftScale, bool closed, bool nonFinite, std::size_t nParticles);
+  void reset() { haveRef_ = false; }
+
+  double gain() const { return gain_; }    // E_n - E_ref at the last check
+  double bound() const { return bound_; }  // the bound it was compared with
+
+ private:
+  bool haveRef_ = false;
+  std::size_t nParticles_ = 0;
+  double eRef_ = 0.0, maxMech_ = 0.0, gain_ = 0.0, bound_ = 0.0;
+};
+
+}  // namespace dem
