@@ -17,6 +17,13 @@ if(NOT OpenMP_CXX_FOUND)
   message(FATAL_ERROR "dem: OpenMP not found; the compiler must support -fopenmp (Debian: g++ brings libgomp).")
 endif()
 
+if(DEM_BUILD_IO)
+  find_package(nlohmann_json 3.10 QUIET)
+  if(NOT TARGET nlohmann_json::nlohmann_json)
+    dem_missing("nlohmann-json (JSON scene files, io/ and dem-run)" "nlohmann-json3-dev")
+  endif()
+endif()
+
 if(DEM_BUILD_TESTS OR DEM_BUILD_REPORTS)
   find_package(Boost 1.74 QUIET)
   if(NOT Boost_FOUND)

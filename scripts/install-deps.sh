@@ -9,6 +9,8 @@ packages=(
   libboost-dev libboost-test-dev libboost-iostreams-dev libboost-filesystem-dev
   libbenchmark-dev
   libgnuplot-iostream-dev gnuplot-nox
+  nlohmann-json3-dev  # scene files (io/, dem-run)
+  clang libclang-rt-14-dev  # the scene-loader fuzz target (libFuzzer), scripts/fuzz.sh
   chromium  # the report test (ctest label report) loads the report in headless Chromium
 )
 

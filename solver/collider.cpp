@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace dem {
 
@@ -81,6 +83,44 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> bruteForcePairs(const Parti
         pairs.emplace_back(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j));
     }
   return pairs;
+}
+
+Collider::State Collider::state() const {
+  State s;
+  for (int w = 0; w < 3; ++w) s.lists[w] = lists_[w];
+  s.lo = lo_;
+  s.hi = hi_;
+  s.refPos = refPos_;
+  s.dL = dL_;
+  s.runs = runs_;
+  s.initialised = initialised_;
+  return s;
+}
+
+void Collider::restore(State s, std::size_t nParticles) {
+  const auto bad = [](const std::string& what) {
+    throw std::invalid_argument("collider state: " + what + " is inconsistent with the particles");
+  };
+  if (s.initialised) {
+    if (s.lo.size() != nParticles || s.hi.size() != nParticles || s.refPos.size() != nParticles)
+      bad("box or reference-position count");
+    for (int w = 0; w < 3; ++w) {
+      if (s.lists[w].size() != 2 * nParticles) bad("bound list length");
+      std::vector<std::uint8_t> seen(2 * nParticles, 0);
+      for (const Bound& b : s.lists[w]) {
+        if (b.tag >= 2 * nParticles || seen[b.tag]) bad("bound list entry");
+        seen[b.tag] = 1;
+      }
+    }
+  }
+  if (!(std::isfinite(s.dL) && s.dL >= 0.0)) bad("sweep length");
+  for (int w = 0; w < 3; ++w) lists_[w] = std::move(s.lists[w]);
+  lo_ = std::move(s.lo);
+  hi_ = std::move(s.hi);
+  refPos_ = std::move(s.refPos);
+  dL_ = s.dL;
+  runs_ = s.runs;
+  initialised_ = s.initialised;
 }
 
 bool Collider::needsRun(const Particles& p) const {

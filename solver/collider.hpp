@@ -44,11 +44,26 @@ class Collider {
   // Positions at the last run (the boxes were built from them).
   const std::vector<Vec3>& refPos() const { return refPos_; }
 
- private:
   struct Bound {
     double coord;
     std::uint32_t tag;  // id << 1 | 1 for an upper bound
   };
+  // The complete internal state (checkpoint/restart, io/checkpoint.hpp): a collider restored from it
+  // meets the same inversions in the same order as the original, so the contact list keeps its
+  // order and a resumed run is bit-identical (a fresh full sort would not be).
+  struct State {
+    std::vector<Bound> lists[3];
+    std::vector<Vec3> lo, hi, refPos;
+    double dL = 0.0;
+    std::uint64_t runs = 0;
+    bool initialised = false;
+  };
+  State state() const;
+  // Throws std::invalid_argument unless the state is consistent with nParticles bodies (list sizes,
+  // every id once as a lower and once as an upper bound on each axis).
+  void restore(State s, std::size_t nParticles);
+
+ private:
   std::vector<Bound> lists_[3];
   std::vector<Vec3> lo_, hi_, refPos_;
   double dL_ = 0.0;

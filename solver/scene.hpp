@@ -64,6 +64,10 @@ class Scene {
   void step();
   void run(std::uint64_t steps);
 
+  // What the last integration pass found (first non-finite particle, fastest particle, driven
+  // axes): read by runaway checks outside the solver (io/runner.hpp).
+  const IntegratorScratch& integrationReport() const { return integratorScratch_; }
+
  private:
   double dt_ = 0.0;
   IntegratorSettings integrator_;

@@ -1,0 +1,399 @@
+#include "checkpoint.hpp"
+
+#include "atomic_file.hpp"
+
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <type_traits>
+
+namespace dem::io {
+
+namespace {
+
+constexpr char kMagic[8] = {'D', 'E', 'M', 'C', 'K', 'P', 'T', '\0'};
+
+std::uint64_t fnv1a(const char* data, std::size_t n) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(data[i])) * 1099511628211ull;
+  return h;
+}
+
+class Writer {
+ public:
+  std::string out;
+  template <class T>
+  void pod(const T& v) {
+    static_assert(std::is_arithmetic_v<T>);
+    out.append(reinterpret_cast<const char*>(&v), sizeof v);
+  }
+  void vec(const Vec3& v) {
+    for (int k = 0; k < 3; ++k) pod(v[k]);
+  }
+  void quat(const Quat& q) {
+    pod(q.w());
+    pod(q.x());
+    pod(q.y());
+    pod(q.z());
+  }
+  void size(std::size_t n) { pod(static_cast<std::uint64_t>(n)); }
+  template <class T>
+  void podArray(const std::vector<T>& a) {
+    size(a.size());
+    for (const T& v : a) pod(v);
+  }
+  void vecArray(const std::vector<Vec3>& a) {
+    size(a.size());
+    for (const Vec3& v : a) vec(v);
+  }
+  void quatArray(const std::vector<Quat>& a) {
+    size(a.size());
+    for (const Quat& q : a) quat(q);
+  }
+};
+
+class Reader {
+ public:
+  Reader(const std::string& bytes, std::size_t end, std::string name) : b_(bytes), end_(end), name_(std::move(name)) {}
+  [[noreturn]] void fail(const std::string& what) const {
+    throw CheckpointError(name_ + ": " + what + " (at byte " + std::to_string(pos_) + ")");
+  }
+  template <class T>
+  T pod() {
+    static_assert(std::is_arithmetic_v<T>);
+    if (end_ - pos_ < sizeof(T)) fail("unexpected end of data");
+    T v;
+    std::memcpy(&v, b_.data() + pos_, sizeof v);
+    pos_ += sizeof v;
+    return v;
+  }
+  double finite(const char* what) {
+    const double v = pod<double>();
+    if (!std::isfinite(v)) fail(std::string("non-finite ") + what);
+    return v;
+  }
+  Vec3 vec() {
+    Vec3 v;
+    for (int k = 0; k < 3; ++k) v[k] = pod<double>();
+    return v;
+  }
+  Quat quat() {
+    const double w = pod<double>(), x = pod<double>(), y = pod<double>(), z = pod<double>();
+    return Quat(w, x, y, z);
+  }
+  // A count of items of at least `itemBytes` each, bounded by the bytes left.
+  std::size_t size(std::size_t itemBytes) {
+    const auto n = pod<std::uint64_t>();
+    if (itemBytes > 0 && n > (end_ - pos_) / itemBytes) fail("count " + std::to_string(n) + " exceeds the data");
+    return static_cast<std::size_t>(n);
+  }
+  template <class T>
+  std::vector<T> podArray() {
+    std::vector<T> a(size(sizeof(T)));
+    for (T& v : a) v = pod<T>();
+    return a;
+  }
+  std::vector<Vec3> vecArray() {
+    std::vector<Vec3> a(size(24));
+    for (Vec3& v : a) v = vec();
+    return a;
+  }
+  std::vector<Quat> quatArray() {
+    std::vector<Quat> a(size(32));
+    for (Quat& q : a) q = quat();
+    return a;
+  }
+  bool done() const { return pos_ == end_; }
+
+ private:
+  const std::string& b_;
+  std::size_t end_, pos_ = 0;
+  std::string name_;
+};
+
+void writeParticles(Writer& w, const Particles& p) {
+  w.vecArray(p.pos);
+  w.vecArray(p.vel);
+  w.vecArray(p.angVel);
+  w.vecArray(p.angMom);
+  w.vecArray(p.force);
+  w.vecArray(p.torque);
+  w.quatArray(p.ori);
+  w.podArray(p.mass);
+  w.podArray(p.radius);
+  w.vecArray(p.inertia);
+  w.podArray(p.material);
+  w.podArray(p.blocked);
+  w.podArray(p.velMidstep);
+  w.size(p.shape.size());
+  for (const Shape s : p.shape) w.pod(static_cast<std::uint8_t>(s));
+  w.podArray(p.shapeIndex);
+  w.size(p.walls.size());
+  for (const Wall& wall : p.walls) {
+    w.vec(wall.normal);
+    w.pod(static_cast<std::int32_t>(wall.axis));
+  }
+  w.podArray(p.clump);
+  w.podArray(p.isClump);
+}
+
+Particles readParticles(Reader& r) {
+  Particles p;
+  p.pos = r.vecArray();
+  p.vel = r.vecArray();
+  p.angVel = r.vecArray();
+  p.angMom = r.vecArray();
+  p.force = r.vecArray();
+  p.torque = r.vecArray();
+  p.ori = r.quatArray();
+  p.mass = r.podArray<double>();
+  p.radius = r.podArray<double>();
+  p.inertia = r.vecArray();
+  p.material = r.podArray<std::uint32_t>();
+  p.blocked = r.podArray<std::uint8_t>();
+  p.velMidstep = r.podArray<std::uint8_t>();
+  p.shape.resize(r.size(1));
+  for (Shape& s : p.shape) {
+    const auto v = r.pod<std::uint8_t>();
+    if (v > 1) r.fail("unknown shape tag " + std::to_string(v));
+    s = static_cast<Shape>(v);
+  }
+  p.shapeIndex = r.podArray<std::uint32_t>();
+  p.walls.resize(r.size(28));
+  for (Wall& wall : p.walls) {
+    wall.normal = r.vec();
+    wall.axis = r.pod<std::int32_t>();
+    if (wall.axis < -1 || wall.axis > 2) r.fail("wall axis out of range");
+  }
+  p.clump = r.podArray<std::int64_t>();
+  p.isClump = r.podArray<std::uint8_t>();
+  const std::size_t n = p.pos.size();
+  for (const std::size_t m : {p.vel.size(), p.angVel.size(), p.angMom.size(), p.force.size(), p.torque.size(),
+                              p.ori.size(), p.mass.size(), p.radius.size(), p.inertia.size(), p.material.size(),
+                              p.blocked.size(), p.velMidstep.size(), p.shape.size(), p.shapeIndex.size(),
+                              p.clump.size(), p.isClump.size()})
+    if (m != n) r.fail("particle arrays of different lengths");
+  if (n > std::numeric_limits<std::uint32_t>::max() / 2) r.fail("too many particles");
+  for (std::size_t i = 0; i < n; ++i) {
+    if (p.shape[i] == Shape::Wall && p.shapeIndex[i] >= p.walls.size()) r.fail("wall index out of range");
+    if (p.clump[i] != kNoClump && (p.clump[i] < 0 || static_cast<std::size_t>(p.clump[i]) >= n ||
+                                   !p.isClump[static_cast<std::size_t>(p.clump[i])]))
+      r.fail("clump id of particle " + std::to_string(i) + " out of range");
+  }
+  return p;
+}
+
+void writeContacts(Writer& w, const ContactStore& cs) {
+  w.size(cs.items.size());
+  for (const Contact& c : cs.items) {
+    w.pod(c.id1);
+    w.pod(c.id2);
+    w.pod(static_cast<std::uint8_t>(c.type));
+    w.pod(c.real);
+    w.pod(c.phys.kn);
+    w.pod(c.phys.ks);
+    w.pod(c.phys.tanPhi);
+    w.quat(c.frame);
+    for (const Vec3* v : {&c.normal, &c.point, &c.u, &c.phi, &c.force, &c.torque1, &c.torque2}) w.vec(*v);
+    w.pod(c.elastic);
+    w.pod(c.dissipated);
+  }
+}
+
+void readContacts(Reader& r, ContactStore& cs, const Particles& p) {
+  const std::size_t n = r.size(8 + 2 + 24 + 32 + 7 * 24 + 16);
+  cs.clear();
+  for (std::size_t k = 0; k < n; ++k) {
+    Contact c;
+    c.id1 = r.pod<std::uint32_t>();
+    c.id2 = r.pod<std::uint32_t>();
+    const auto type = r.pod<std::uint8_t>();
+    if (type > 1) r.fail("unknown contact type");
+    c.type = static_cast<ContactType>(type);
+    c.real = r.pod<std::uint8_t>();
+    if (c.id1 >= p.size() || c.id2 >= p.size() || c.id1 == c.id2) r.fail("contact ids out of range");
+    if ((c.type == ContactType::SphereWall) != (p.isWall(c.id1) || p.isWall(c.id2)))
+      r.fail("contact type does not match its bodies");
+    if (cs.find(c.id1, c.id2) >= 0) r.fail("repeated contact");
+    c.phys.kn = r.pod<double>();
+    c.phys.ks = r.pod<double>();
+    c.phys.tanPhi = r.pod<double>();
+    c.frame = r.quat();
+    for (Vec3* v : {&c.normal, &c.point, &c.u, &c.phi, &c.force, &c.torque1, &c.torque2}) *v = r.vec();
+    c.elastic = r.pod<double>();
+    c.dissipated = r.pod<double>();
+    cs.add(c);
+  }
+}
+
+void writeClumps(Writer& w, const Clumps& clumps) {
+  w.size(clumps.list.size());
+  for (const Clump& c : clumps.list) {
+    w.size(c.body);
+    w.size(c.members.size());
+    for (const std::size_t m : c.members) w.size(m);
+    w.vecArray(c.relPos);
+    w.quatArray(c.relOri);
+  }
+}
+
+void readClumps(Reader& r, Clumps& clumps, const Particles& p) {
+  clumps.list.resize(r.size(32));
+  for (Clump& c : clumps.list) {
+    c.body = r.size(0);
+    if (c.body >= p.size() || !p.isClump[c.body]) r.fail("clump body id out of range");
+    c.members.resize(r.size(8));
+    for (std::size_t& m : c.members) {
+      m = r.size(0);
+      if (m >= p.size() || p.clump[m] != static_cast<std::int64_t>(c.body)) r.fail("clump member id out of range");
+    }
+    c.relPos = r.vecArray();
+    c.relOri = r.quatArray();
+    if (c.relPos.size() != c.members.size() || c.relOri.size() != c.members.size())
+      r.fail("clump member arrays of different lengths");
+  }
+}
+
+void writeCollider(Writer& w, const Collider& col) {
+  w.pod(col.verletDist);
+  const Collider::State s = col.state();
+  w.pod(static_cast<std::uint8_t>(s.initialised));
+  w.pod(s.dL);
+  w.pod(s.runs);
+  for (const auto& list : s.lists) {
+    w.size(list.size());
+    for (const Collider::Bound& b : list) {
+      w.pod(b.coord);
+      w.pod(b.tag);
+    }
+  }
+  w.vecArray(s.lo);
+  w.vecArray(s.hi);
+  w.vecArray(s.refPos);
+}
+
+void readCollider(Reader& r, Collider& col, std::size_t nParticles) {
+  col.verletDist = r.finite("verletDist");
+  Collider::State s;
+  s.initialised = r.pod<std::uint8_t>() != 0;
+  s.dL = r.pod<double>();
+  s.runs = r.pod<std::uint64_t>();
+  for (auto& list : s.lists) {
+    list.resize(r.size(12));
+    for (Collider::Bound& b : list) {
+      b.coord = r.pod<double>();
+      b.tag = r.pod<std::uint32_t>();
+    }
+  }
+  s.lo = r.vecArray();
+  s.hi = r.vecArray();
+  s.refPos = r.vecArray();
+  try {
+    col.restore(std::move(s), nParticles);
+  } catch (const std::invalid_argument& e) {
+    r.fail(e.what());
+  }
+}
+
+void writeLedger(Writer& w, const EnergyLedger& e) {
+  for (const double v : {e.kinetic, e.rotational, e.gravity, e.elastic, e.dampingDissipated, e.frictionDissipated,
+                         e.time, e.dampingPending})
+    w.pod(v);
+  w.pod(e.step);
+}
+
+EnergyLedger readLedger(Reader& r) {
+  EnergyLedger e;
+  for (double* v : {&e.kinetic, &e.rotational, &e.gravity, &e.elastic, &e.dampingDissipated, &e.frictionDissipated,
+                    &e.time, &e.dampingPending})
+    *v = r.pod<double>();
+  e.step = r.pod<std::uint64_t>();
+  return e;
+}
+
+}  // namespace
+
+std::string checkpointBytes(const Scene& s) {
+  Writer w;
+  w.out.append(kMagic, sizeof kMagic);
+  w.pod(kCheckpointVersion);
+  w.pod(s.time);
+  w.pod(s.stepCount);
+  w.pod(s.dt());
+  w.pod(s.damping());
+  w.pod(static_cast<std::uint8_t>(s.adjVel0()));
+  w.pod(static_cast<std::uint8_t>(s.rotationAlgorithm()));
+  w.vec(s.gravity);
+  w.size(s.materials.size());
+  for (const Material& m : s.materials)
+    for (const double v : {m.density, m.young, m.ksRatio, m.frictionAngle}) w.pod(v);
+  writeParticles(w, s.particles);
+  writeClumps(w, s.clumps);
+  writeLedger(w, s.energy);
+  writeContacts(w, s.contacts);
+  writeCollider(w, s.collider);
+  w.pod(fnv1a(w.out.data(), w.out.size()));
+  return std::move(w.out);
+}
+
+Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name) {
+  if (bytes.size() < sizeof kMagic + 4 + 8 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+    throw CheckpointError(name + ": not a dem checkpoint file (bad magic)");
+  std::uint32_t version;
+  std::memcpy(&version, bytes.data() + sizeof kMagic, sizeof version);
+  if (version != kCheckpointVersion)
+    throw CheckpointError(name + ": checkpoint format version " + std::to_string(version) +
+                          " is not supported (this build reads version " + std::to_string(kCheckpointVersion) + ")");
+  const std::size_t end = bytes.size() - 8;
+  std::uint64_t sum;
+  std::memcpy(&sum, bytes.data() + end, sizeof sum);
+  if (sum != fnv1a(bytes.data(), end)) throw CheckpointError(name + ": checksum mismatch (truncated or corrupted file)");
+
+  Reader r(bytes, end, name);
+  for (std::size_t k = 0; k < sizeof kMagic; ++k) r.pod<char>();
+  r.pod<std::uint32_t>();
+  Scene s;
+  s.time = r.finite("time");
+  s.stepCount = r.pod<std::uint64_t>();
+  try {
+    s.setDt(r.pod<double>());
+    s.setDamping(r.pod<double>());
+  } catch (const std::invalid_argument& e) {
+    r.fail(e.what());
+  }
+  s.setAdjVel0(r.pod<std::uint8_t>() != 0);
+  const auto rot = r.pod<std::uint8_t>();
+  if (rot > static_cast<std::uint8_t>(RotationAlgorithm::Spiral)) r.fail("unknown rotation algorithm");
+  s.setRotationAlgorithm(static_cast<RotationAlgorithm>(rot));
+  s.gravity = r.vec();
+  s.materials.resize(r.size(32));
+  for (Material& m : s.materials)
+    for (double* v : {&m.density, &m.young, &m.ksRatio, &m.frictionAngle}) *v = r.pod<double>();
+  try {
+    for (std::size_t k = 0; k < s.materials.size(); ++k) validateMaterial(k, s.materials[k]);
+  } catch (const std::invalid_argument& e) {
+    r.fail(e.what());
+  }
+  s.particles = readParticles(r);
+  for (std::size_t i = 0; i < s.particles.size(); ++i)
+    if (s.particles.size() > 1 && s.particles.material[i] >= s.materials.size()) r.fail("material index out of range");
+  readClumps(r, s.clumps, s.particles);
+  s.energy = readLedger(r);
+  readContacts(r, s.contacts, s.particles);
+  readCollider(r, s.collider, s.particles.size());
+  if (!r.done()) r.fail("trailing data");
+  return s;
+}
+
+void saveCheckpoint(const Scene& scene, const std::string& path) { writeFileAtomically(path, checkpointBytes(scene)); }
+
+Scene loadCheckpoint(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw CheckpointError(path + ": cannot open the file for reading");
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  return sceneFromCheckpointBytes(buf.str(), path);
+}
+
+}  // namespace dem::io

@@ -1,0 +1,36 @@
+#pragma once
+// CSV time series (one row every `interval` steps), columns:
+//   step, time            the scene after the step: positions at `time` (on-step), velocities mid-step
+//   ledger_time, kinetic, rotational, gravity, elastic, damping_dissipated, friction_dissipated,
+//   total                 the energy ledger (solver/energy.hpp), which refers to ledger_time = time - dt
+//   contacts              real contacts (overlapping bodies)
+//   pID_x .. pID_wz       position, velocity, angular velocity of each chosen particle
+// Numbers are written with 17 significant digits (they read back to the same doubles).
+
+#include "solver/scene.hpp"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace dem::io {
+
+class CsvOutput {
+ public:
+  // Opens `path` (append = keep existing rows, as on a restart; the header is written only into an
+  // empty file). Throws std::runtime_error when it cannot be opened.
+  CsvOutput(const std::string& path, std::vector<std::size_t> particles, bool append);
+  ~CsvOutput();
+  CsvOutput(const CsvOutput&) = delete;
+  CsvOutput& operator=(const CsvOutput&) = delete;
+
+  void write(const Scene& scene);
+  void flush();
+
+ private:
+  std::FILE* f_ = nullptr;
+  std::string path_;
+  std::vector<std::size_t> particles_;
+};
+
+}  // namespace dem::io

@@ -1,0 +1,39 @@
+#pragma once
+// What a scene file asks dem-run to do besides building the scene: how long to run, on how many
+// threads, and which outputs to write (io/scene.schema.json, "engine" and "outputs").
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dem::io {
+
+struct CsvSpec {
+  std::string file = "series.csv";
+  std::uint64_t interval = 0;          // steps between rows; 0: no CSV
+  std::vector<std::size_t> particles;  // particle ids whose pos / vel / angVel are written
+};
+
+struct VtkSpec {
+  std::string prefix = "particles";  // PREFIX_NNNNNN.vtu and PREFIX.pvd (contacts: PREFIX_contacts...)
+  std::uint64_t interval = 0;        // steps between snapshots; 0: no VTK
+  bool contacts = false;             // also write real contacts as lines with their normal force
+};
+
+struct OutputSpec {
+  std::string directory = ".";  // relative paths are taken from the current directory
+  bool progress = true;         // progress bar on stderr
+  CsvSpec csv;
+  VtkSpec vtk;
+  std::string finalState = "final.ckpt";       // checkpoint written at the end ("" : none)
+  std::string checkpointFile = "restart.ckpt";  // periodic checkpoint
+  std::uint64_t checkpointInterval = 0;         // steps; 0: none
+};
+
+struct RunSpec {
+  std::uint64_t steps = 0;  // steps to run from the scene's current step
+  int threads = 0;          // OpenMP threads; 0: the OpenMP default
+  OutputSpec outputs;
+};
+
+}  // namespace dem::io

@@ -1,0 +1,399 @@
+#include "scene_loader.hpp"
+
+#include "generators.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <functional>
+#include <limits>
+#include <numbers>
+#include <sstream>
+#include <unordered_map>
+
+namespace dem::io {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::uint64_t kMaxSteps = 1'000'000'000'000ull;
+
+// Runs f, turning the solver's std::invalid_argument into a SceneError at `node`'s path.
+template <class F>
+auto atPath(const JsonNode& node, F&& f) {
+  try {
+    return f();
+  } catch (const std::invalid_argument& e) {
+    node.problem(e.what());
+  }
+}
+
+class Loader {
+ public:
+  Loader(const LoadOptions& options, LoadedScene& out) : opt_(options), out_(out), s_(out.scene) {}
+
+  void load(const JsonNode& root) {
+    root.requireObject();
+    if (root.has("cell"))
+      root["cell"].problem("the periodic cell is not supported yet by the scene loader; remove \"cell\"");
+    root.keysOnly({"$schema", "description", "materials", "walls", "particles", "generators", "bodies", "clumps",
+                   "engine", "outputs"});
+    if (root.has("description")) root["description"].string();
+    if (root.has("$schema")) root["$schema"].string();
+    if (root.has("materials")) materials(root["materials"]);
+    if (root.has("walls")) forEach(root["walls"], [&](const JsonNode& n) { wall(n); });
+    if (root.has("particles")) forEach(root["particles"], [&](const JsonNode& n) { particle(n); });
+    if (root.has("generators")) forEach(root["generators"], [&](const JsonNode& n) { generator(n); });
+    if (root.has("bodies")) forEach(root["bodies"], [&](const JsonNode& n) { body(n); });
+    if (root.has("clumps")) forEach(root["clumps"], [&](const JsonNode& n) { clump(n); });
+    engine(root["engine"]);
+    outputs(root.has("outputs") ? std::optional<JsonNode>(root["outputs"]) : std::nullopt);
+    atPath(root, [&] {
+      s_.particles.checkFinite();
+      return 0;
+    });
+  }
+
+ private:
+  const LoadOptions& opt_;
+  LoadedScene& out_;
+  Scene& s_;
+  std::unordered_map<std::string, std::uint32_t> materialIds_;
+
+  static void forEach(const JsonNode& arr, const std::function<void(const JsonNode&)>& f) {
+    const std::size_t n = arr.arraySize();
+    for (std::size_t i = 0; i < n; ++i) f(arr.at(i));
+  }
+
+  void room(const JsonNode& n, std::uint64_t more) const {
+    if (more > opt_.maxParticles || s_.particles.size() + more > opt_.maxParticles)
+      n.problem("the scene would have more than " + std::to_string(opt_.maxParticles) + " bodies");
+  }
+
+  void materials(const JsonNode& arr) {
+    forEach(arr, [&](const JsonNode& n) {
+      n.keysOnly({"name", "density", "young", "ksRatio", "frictionAngle"});
+      const std::string name = n["name"].string();
+      if (name.empty()) n["name"].fail("a non-empty name");
+      if (materialIds_.count(name)) n["name"].fail("a name not used by an earlier material");
+      Material m;
+      m.density = n["density"].positive();
+      m.young = n["young"].positive();
+      if (n.has("ksRatio")) m.ksRatio = n["ksRatio"].nonNegative();
+      if (n.has("frictionAngle"))
+        m.frictionAngle = n["frictionAngle"].inRange(0.0, std::numbers::pi / 2, true, "an angle in [0, pi/2) rad");
+      atPath(n, [&] {
+        validateMaterial(s_.materials.size(), m);
+        return 0;
+      });
+      materialIds_.emplace(name, static_cast<std::uint32_t>(s_.materials.size()));
+      s_.materials.push_back(m);
+      out_.materialNames.push_back(name);
+    });
+  }
+
+  std::uint32_t material(const JsonNode& n) const {
+    const std::string name = n.string();
+    const auto it = materialIds_.find(name);
+    if (it == materialIds_.end()) {
+      std::string list;
+      for (const auto& m : out_.materialNames) list += std::string(list.empty() ? "" : ", ") + "\"" + m + "\"";
+      n.fail("the name of a material in \"materials\" (" + (list.empty() ? std::string("none defined") : list) + ")");
+    }
+    return it->second;
+  }
+
+  // "blocked": a string of the letters x y z (translations) X Y Z (rotations), e.g. "xyzXYZ".
+  static std::uint8_t blocked(const JsonNode& n) {
+    const std::string s = n.string();
+    std::uint8_t b = 0;
+    for (const char c : s) {
+      std::uint8_t bit = 0;
+      switch (c) {
+        case 'x': bit = dof::x; break;
+        case 'y': bit = dof::y; break;
+        case 'z': bit = dof::z; break;
+        case 'X': bit = dof::rx; break;
+        case 'Y': bit = dof::ry; break;
+        case 'Z': bit = dof::rz; break;
+        default: n.fail("a string of distinct letters from \"xyzXYZ\" (x y z: translations, X Y Z: rotations)");
+      }
+      if (b & bit) n.fail("a string of distinct letters from \"xyzXYZ\" (x y z: translations, X Y Z: rotations)");
+      b |= bit;
+    }
+    return b;
+  }
+
+  // Velocity, angular velocity and blocked DOFs shared by particles and bodies.
+  static void motion(const JsonNode& n, ParticleSpec& p) {
+    if (n.has("vel")) p.vel = n["vel"].vec3();
+    if (n.has("angVel")) p.angVel = n["angVel"].vec3();
+    if (n.has("blocked")) p.blocked = blocked(n["blocked"]);
+    if (n.has("fixed") && n["fixed"].boolean()) p.blocked = dof::all;
+  }
+
+  void wall(const JsonNode& n) {
+    n.keysOnly({"point", "normal", "material"});
+    room(n, 1);
+    const Vec3 point = n["point"].vec3(), normal = n["normal"].vec3();
+    if (!(normal.norm() > 0.0)) n["normal"].fail("a non-zero normal vector");
+    const std::uint32_t mat = material(n["material"]);
+    atPath(n, [&] { return s_.particles.addWall(point, normal, mat); });
+  }
+
+  void particle(const JsonNode& n) {
+    n.keysOnly({"pos", "radius", "material", "vel", "angVel", "blocked", "fixed"});
+    room(n, 1);
+    const std::uint32_t mat = material(n["material"]);
+    ParticleSpec p = sphereSpec(n["pos"].vec3(), n["radius"].positive(), s_.materials[mat].density);
+    p.material = mat;
+    motion(n, p);
+    atPath(n, [&] { return s_.particles.add(p); });
+  }
+
+  void addSphere(const JsonNode& n, const Vec3& c, double r, std::uint32_t mat, const Vec3& vel) {
+    ParticleSpec p = sphereSpec(c, r, s_.materials[mat].density);
+    p.material = mat;
+    p.vel = vel;
+    atPath(n, [&] { return s_.particles.add(p); });
+  }
+
+  void generator(const JsonNode& n) {
+    const std::string type = n["type"].oneOf({"lattice", "randomPacking"});
+    if (type == "lattice") lattice(n);
+    else packing(n);
+  }
+
+  void lattice(const JsonNode& n) {
+    n.keysOnly({"type", "origin", "spacing", "count", "radius", "material", "vel"});
+    LatticeSpec l;
+    l.origin = n["origin"].vec3();
+    const JsonNode sp = n["spacing"];
+    if (sp.json().is_number()) l.spacing = Vec3::Constant(sp.positive());
+    else {
+      l.spacing = sp.vec3();
+      if (!(l.spacing.minCoeff() > 0.0)) sp.fail("a number > 0 or an array of 3 numbers > 0");
+    }
+    const JsonNode count = n["count"];
+    if (!count.json().is_array() || count.json().size() != 3) count.fail("an array of 3 integers [nx, ny, nz]");
+    std::uint64_t total = 1;
+    for (std::size_t k = 0; k < 3; ++k) {
+      l.count[k] = count.at(k).integer(1, opt_.maxParticles);
+      total *= l.count[k];
+      if (total > opt_.maxParticles) count.problem("more than " + std::to_string(opt_.maxParticles) + " bodies");
+    }
+    room(n, total);
+    l.radius = n["radius"].positive();
+    const std::uint32_t mat = material(n["material"]);
+    const Vec3 vel = n.has("vel") ? n["vel"].vec3() : Vec3::Zero();
+    for (const Vec3& c : latticeCentres(l)) addSphere(n, c, l.radius, mat, vel);
+  }
+
+  void packing(const JsonNode& n) {
+    n.keysOnly({"type", "min", "max", "count", "radius", "seed", "material", "maxAttempts", "vel"});
+    PackingSpec p;
+    p.lo = n["min"].vec3();
+    p.hi = n["max"].vec3();
+    p.count = n["count"].integer(0, opt_.maxParticles);
+    room(n, p.count);
+    const JsonNode r = n["radius"];
+    if (r.json().is_number()) {
+      p.rMin = p.rMax = r.positive();
+    } else {
+      r.keysOnly({"distribution", "min", "max"});
+      r["distribution"].oneOf({"uniform"});
+      p.rMin = r["min"].positive();
+      p.rMax = r["max"].positive();
+      if (p.rMax < p.rMin) r["max"].fail("a number >= radius.min");
+    }
+    for (int k = 0; k < 3; ++k)
+      if (!(p.hi[k] - p.lo[k] > 2.0 * p.rMax)) n["max"].fail("a box corner farther than 2 * (largest radius) from \"min\" on every axis");
+    if (n.has("seed")) p.seed = n["seed"].integer(0, std::numeric_limits<std::uint64_t>::max());
+    if (n.has("maxAttempts")) p.maxAttempts = n["maxAttempts"].integer(1, 1'000'000'000);
+    const std::uint32_t mat = material(n["material"]);
+    const Vec3 vel = n.has("vel") ? n["vel"].vec3() : Vec3::Zero();
+    std::vector<Sphere> existing;
+    for (std::size_t i = 0; i < s_.particles.size(); ++i)
+      if (!s_.particles.isWall(i)) existing.push_back({s_.particles.pos[i], s_.particles.radius[i]});
+    std::vector<Sphere> placed;
+    try {
+      placed = randomPacking(p, existing);
+    } catch (const PackingError& e) {
+      n.problem(e.what());
+    }
+    for (const Sphere& s : placed) addSphere(n, s.centre, s.radius, mat, vel);
+  }
+
+  void body(const JsonNode& n) {
+    n.keysOnly({"pos", "ori", "mass", "inertia", "radius", "material", "vel", "angVel", "blocked", "fixed"});
+    room(n, 1);
+    ParticleSpec p;
+    p.pos = n["pos"].vec3();
+    if (n.has("ori")) p.ori = n["ori"].quat();
+    p.mass = n["mass"].positive();
+    p.inertia = n["inertia"].vec3();
+    if (!(p.inertia.minCoeff() > 0.0)) n["inertia"].fail("3 principal moments of inertia > 0");
+    p.radius = n["radius"].positive();
+    p.material = material(n["material"]);
+    motion(n, p);
+    atPath(n, [&] { return s_.particles.add(p); });
+  }
+
+  void clump(const JsonNode& n) {
+    n.keysOnly({"members", "inertia", "gridSpacing"});
+    room(n, 1);
+    const JsonNode m = n["members"];
+    const std::size_t k = m.arraySize();
+    if (k == 0) m.fail("a non-empty array of particle ids");
+    std::vector<std::size_t> members;
+    for (std::size_t i = 0; i < k; ++i) {
+      const std::size_t id = m.at(i).integer(0, std::numeric_limits<std::uint32_t>::max());
+      if (id >= s_.particles.size() || s_.particles.isWall(id) || s_.particles.isClump[id])
+        m.at(i).fail("the id of a sphere defined before the clumps (walls come first, then particles, generated "
+                     "spheres and bodies; " + std::to_string(s_.particles.size()) + " bodies so far)");
+      members.push_back(id);
+    }
+    ClumpOptions o;
+    if (n.has("inertia")) {
+      const std::string method = n["inertia"].oneOf({"auto", "parallelAxis", "grid"});
+      o.method = method == "auto" ? ClumpInertiaMethod::Auto
+                                  : method == "grid" ? ClumpInertiaMethod::Grid : ClumpInertiaMethod::ParallelAxis;
+    }
+    if (n.has("gridSpacing")) {
+      o.gridSpacing = n["gridSpacing"].positive();
+      double rMin = std::numeric_limits<double>::infinity();
+      for (const std::size_t id : members) rMin = std::min(rMin, s_.particles.radius[id]);
+      if (o.gridSpacing < rMin / 200.0) n["gridSpacing"].fail("a spacing >= (smallest member radius) / 200");
+    }
+    atPath(n, [&] { return s_.addClump(members, o); });
+  }
+
+  void engine(const JsonNode& n) {
+    n.requireObject();
+    if (n.has("dt") && !n["dt"].json().is_number())
+      n["dt"].problem("only a number (seconds) is supported; the timestep from the global-stiffness estimate is "
+                      "not supported yet");
+    n.keysOnly({"dt", "steps", "duration", "damping", "verletDist", "gravity", "rotation", "firstStepAdjustment",
+                "threads"});
+    const double dt = n["dt"].positive();
+    atPath(n["dt"], [&] {
+      s_.setDt(dt);
+      return 0;
+    });
+    if (n.has("steps") == n.has("duration")) n.problem("expected exactly one of \"steps\" and \"duration\"");
+    if (n.has("steps")) {
+      out_.run.steps = n["steps"].integer(0, kMaxSteps);
+    } else {
+      const double T = n["duration"].nonNegative();
+      const double steps = std::ceil(T / dt - 1e-9);
+      if (!(steps <= static_cast<double>(kMaxSteps)))
+        n["duration"].fail("a duration of at most " + std::to_string(kMaxSteps) + " steps");
+      out_.run.steps = static_cast<std::uint64_t>(std::max(0.0, steps));
+    }
+    if (n.has("damping")) {
+      const double d = n["damping"].inRange(0.0, 1.0, true, "a damping coefficient in [0, 1)");
+      s_.setDamping(d);
+    }
+    if (n.has("verletDist")) {
+      const double v = n["verletDist"].number();
+      if (!(v > -10.0 && v < 1e6)) n["verletDist"].fail("a number in (-10, 1e6): > 0 a length, < 0 a fraction of the smallest radius");
+      s_.collider.verletDist = v;
+    }
+    if (n.has("gravity")) s_.gravity = n["gravity"].vec3();
+    if (n.has("rotation")) {
+      const std::string r = n["rotation"].oneOf({"finchamAT", "finchamYade", "omelyan", "spiral"});
+      s_.setRotationAlgorithm(r == "finchamAT"     ? RotationAlgorithm::FinchamAT
+                              : r == "finchamYade" ? RotationAlgorithm::FinchamYade
+                              : r == "omelyan"     ? RotationAlgorithm::Omelyan
+                                                   : RotationAlgorithm::Spiral);
+    }
+    if (n.has("firstStepAdjustment")) s_.setAdjVel0(n["firstStepAdjustment"].boolean());
+    if (n.has("threads")) out_.run.threads = static_cast<int>(n["threads"].integer(1, 1024));
+  }
+
+  static std::string fileName(const JsonNode& n) {
+    const std::string s = n.string();
+    if (s.empty() || s.find('/') != std::string::npos || s == "." || s == "..")
+      n.fail("a plain file name (no '/')");
+    return s;
+  }
+
+  void outputs(const std::optional<JsonNode>& node) {
+    OutputSpec& o = out_.run.outputs;
+    if (!node) return;
+    const JsonNode& n = *node;
+    n.keysOnly({"directory", "progress", "csv", "vtk", "final", "checkpoint"});
+    if (n.has("directory")) {
+      o.directory = n["directory"].string();
+      if (o.directory.empty()) n["directory"].fail("a non-empty directory name");
+    }
+    if (n.has("progress")) o.progress = n["progress"].boolean();
+    if (n.has("csv")) {
+      const JsonNode c = n["csv"];
+      c.keysOnly({"file", "interval", "particles"});
+      if (c.has("file")) o.csv.file = fileName(c["file"]);
+      o.csv.interval = c["interval"].integer(1, kMaxSteps);
+      if (c.has("particles")) {
+        const JsonNode ps = c["particles"];
+        const std::size_t k = ps.arraySize();
+        for (std::size_t i = 0; i < k; ++i) {
+          const std::size_t id = ps.at(i).integer(0, std::numeric_limits<std::uint32_t>::max());
+          if (id >= s_.particles.size())
+            ps.at(i).fail("a particle id below " + std::to_string(s_.particles.size()) + " (the number of bodies)");
+          o.csv.particles.push_back(id);
+        }
+      }
+    }
+    if (n.has("vtk")) {
+      const JsonNode v = n["vtk"];
+      v.keysOnly({"prefix", "interval", "contacts"});
+      if (v.has("prefix")) o.vtk.prefix = fileName(v["prefix"]);
+      o.vtk.interval = v["interval"].integer(1, kMaxSteps);
+      if (v.has("contacts")) o.vtk.contacts = v["contacts"].boolean();
+    }
+    if (n.has("final")) {
+      const JsonNode f = n["final"];
+      o.finalState = f.json().is_null() ? std::string() : fileName(f);
+    }
+    if (n.has("checkpoint")) {
+      const JsonNode c = n["checkpoint"];
+      c.keysOnly({"file", "interval"});
+      if (c.has("file")) o.checkpointFile = fileName(c["file"]);
+      o.checkpointInterval = c["interval"].integer(1, kMaxSteps);
+    }
+  }
+};
+
+}  // namespace
+
+LoadedScene loadSceneText(const std::string& text, const std::string& fileName, const LoadOptions& options) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::exception& e) {
+    std::string what = e.what();
+    // nlohmann's messages start with "[json.exception.parse_error.101] "; keep the readable part.
+    const auto close = what.find("] ");
+    if (close != std::string::npos) what = what.substr(close + 2);
+    throw SceneError(fileName, "", "not valid JSON: " + what);
+  }
+  LoadedScene out;
+  Loader loader(options, out);
+  loader.load(JsonNode(doc, fileName, ""));
+  return out;
+}
+
+LoadedScene loadSceneFile(const std::string& path, const LoadOptions& options) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw SceneError(path, "", "is a directory, not a scene file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SceneError(path, "", "cannot open the file for reading");
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  if (in.bad()) throw SceneError(path, "", "cannot read the file");
+  return loadSceneText(buf.str(), path, options);
+}
+
+}  // namespace dem::io

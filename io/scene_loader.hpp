@@ -1,0 +1,34 @@
+#pragma once
+// JSON scene files (format: io/scene.schema.json; examples in examples/).
+//
+// Bodies get particle ids in this order: walls, explicit particles, generated spheres (generators in
+// order), aspherical bodies, then one clump body per clump. Every value is checked; every problem
+// throws SceneError naming the file, the JSON path and what was expected. Unknown keys are errors.
+// Not supported yet (rejected with a SceneError saying so): the periodic cell ("cell") and the
+// timestep from the global-stiffness estimate (engine.dt given as anything but a number).
+
+#include "json_errors.hpp"
+#include "run_spec.hpp"
+#include "solver/scene.hpp"
+
+#include <string>
+#include <vector>
+
+namespace dem::io {
+
+struct LoadOptions {
+  std::size_t maxParticles = 10'000'000;  // more generated or listed bodies than this is an error
+};
+
+struct LoadedScene {
+  Scene scene;
+  RunSpec run;
+  std::vector<std::string> materialNames;  // index = Scene::materials index
+};
+
+// Reads and parses `path` (an unreadable file or a JSON syntax error is a SceneError too).
+LoadedScene loadSceneFile(const std::string& path, const LoadOptions& options = {});
+// Parses `text`; `fileName` is used in messages only.
+LoadedScene loadSceneText(const std::string& text, const std::string& fileName, const LoadOptions& options = {});
+
+}  // namespace dem::io
