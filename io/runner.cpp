@@ -6,6 +6,7 @@
 #include "progress_bar.hpp"
 #include "vtk_output.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <sstream>
 
@@ -68,7 +69,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
       scene.step();
       checkStep(scene, monitor, lift);
     } catch (const RunawayError& e) {
-      out.runaway.emplace(e.what(), e.step, e.particle, scene.dt(), estimateCriticalDt(good));
+      out.runaway.emplace(e.what(), e.step, e.particle, scene.dt(), std::min(estimateCriticalDt(good), estimateCriticalDt(scene)));
       out.lastGoodStep = good.stepCount;
       out.lastGoodPath = dir + options.lastGoodFile;
       saveCheckpoint(good, out.lastGoodPath);

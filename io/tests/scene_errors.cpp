@@ -1,0 +1,242 @@
+// Unit: every class of bad scene input gets a SceneError naming the file, the JSON path and what was
+// expected (unknown keys, wrong types, out-of-range and non-finite values, unknown references,
+// generators that cannot place all spheres, unsupported sections, unreadable files, bad JSON).
+#include "io/scene_loader.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+
+using namespace dem::io;
+
+namespace {
+
+// A valid scene; each test breaks one thing in it.
+nlohmann::json base() {
+  return nlohmann::json::parse(R"({
+    "materials": [{"name": "m", "density": 1000, "young": 1e7, "ksRatio": 0.2, "frictionAngle": 0.3}],
+    "walls": [{"point": [0, 0, 0], "normal": [0, 0, 1], "material": "m"}],
+    "particles": [
+      {"pos": [0, 0, 0.2], "radius": 0.1, "material": "m"},
+      {"pos": [0.3, 0, 0.2], "radius": 0.1, "material": "m", "vel": [1, 0, 0], "angVel": [0, 0, 1], "blocked": "xX"},
+      {"pos": [0.6, 0, 0.2], "radius": 0.1, "material": "m", "fixed": true},
+      {"pos": [0.9, 0, 0.2], "radius": 0.1, "material": "m"},
+      {"pos": [1.1, 0, 0.2], "radius": 0.1, "material": "m"}
+    ],
+    "generators": [
+      {"type": "lattice", "origin": [0, 1, 1], "spacing": 0.3, "count": [2, 2, 2], "radius": 0.1, "material": "m"},
+      {"type": "randomPacking", "min": [2, 2, 2], "max": [3, 3, 3], "count": 10, "radius": {"distribution": "uniform", "min": 0.05, "max": 0.1}, "seed": 3, "material": "m"}
+    ],
+    "bodies": [{"pos": [5, 5, 5], "mass": 1, "inertia": [1, 2, 3], "radius": 0.2, "material": "m", "ori": [1, 0, 0, 0]}],
+    "clumps": [{"members": [4, 5], "inertia": "grid"}],
+    "engine": {"dt": 1e-5, "steps": 10, "damping": 0.1, "gravity": [0, 0, -9.81], "verletDist": -0.1,
+               "rotation": "omelyan", "firstStepAdjustment": true, "threads": 1},
+    "outputs": {"directory": "out", "csv": {"interval": 5, "particles": [1, 2]}, "vtk": {"interval": 5, "contacts": true},
+                "final": "end.ckpt", "checkpoint": {"file": "c.ckpt", "interval": 5}, "progress": false}
+  })");
+}
+
+// Loads `doc`; expects a SceneError whose path is `path` and whose message contains `needle`.
+void expectError(const nlohmann::json& doc, const std::string& path, const std::string& needle) {
+  BOOST_TEST_INFO("expected path " << path << ", message containing '" << needle << "'");
+  try {
+    loadSceneText(doc.dump(), "scene.json");
+    BOOST_ERROR("no error for a scene with a bad " << path);
+  } catch (const SceneError& e) {
+    const std::string m = e.what();
+    BOOST_TEST_INFO("message: " << m);
+    BOOST_TEST(e.file == "scene.json");
+    BOOST_TEST(e.path == path);
+    BOOST_TEST(m.find("scene.json: " + (path.empty() ? std::string("$") : path) + ": ") == 0u);
+    BOOST_TEST(m.find(needle) != std::string::npos);
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(scene_errors)
+
+BOOST_AUTO_TEST_CASE(valid_scene_loads) {
+  const LoadedScene s = loadSceneText(base().dump(), "scene.json");
+  // 1 wall + 5 particles + 8 lattice + 10 packed + 1 body + 1 clump body
+  BOOST_TEST(s.scene.particles.size() == 26u);
+  BOOST_TEST(s.run.steps == 10u);
+  BOOST_TEST(s.scene.particles.blocked[2] == (dem::dof::x | dem::dof::rx));
+  BOOST_TEST(s.scene.particles.blocked[3] == dem::dof::all);
+  BOOST_TEST(s.scene.particles.isClump[25] == 1);
+  BOOST_TEST(s.run.outputs.csv.particles.size() == 2u);
+  BOOST_TEST(s.scene.damping() == 0.1);
+}
+
+BOOST_AUTO_TEST_CASE(unknown_keys) {
+  auto d = base();
+  d["particles"][3]["radiuss"] = 0.1;
+  expectError(d, "particles[3].radiuss", "unknown key");
+  d = base();
+  d["enigne"] = nlohmann::json::object();
+  expectError(d, "enigne", "expected one of");
+  d = base();
+  d["engine"]["dampnig"] = 0.1;
+  expectError(d, "engine.dampnig", "unknown key");
+  d = base();
+  d["outputs"]["vtk"]["contact"] = true;
+  expectError(d, "outputs.vtk.contact", "unknown key");
+}
+
+BOOST_AUTO_TEST_CASE(wrong_types) {
+  auto d = base();
+  d["particles"][1]["radius"] = "0.1";
+  expectError(d, "particles[1].radius", "expected a number");
+  d = base();
+  d["particles"][0]["pos"] = {0, 0};
+  expectError(d, "particles[0].pos", "array of 3 numbers");
+  d = base();
+  d["particles"] = nlohmann::json::object();
+  expectError(d, "particles", "expected an array");
+  d = base();
+  d["engine"]["steps"] = 1.5;
+  expectError(d, "engine.steps", "integer");
+  d = base();
+  d["engine"]["firstStepAdjustment"] = 1;
+  expectError(d, "engine.firstStepAdjustment", "true or false");
+  d = base();
+  d["generators"][0]["count"] = {2, 2};
+  expectError(d, "generators[0].count", "3 integers");
+  expectError(nlohmann::json::array(), "", "expected an object");
+}
+
+BOOST_AUTO_TEST_CASE(out_of_range) {
+  auto d = base();
+  d["particles"][4]["radius"] = -0.1;
+  expectError(d, "particles[4].radius", "> 0");
+  d = base();
+  d["engine"]["damping"] = 1.0;
+  expectError(d, "engine.damping", "[0, 1)");
+  d = base();
+  d["engine"]["dt"] = 0;
+  expectError(d, "engine.dt", "> 0");
+  d = base();
+  d["materials"][0]["frictionAngle"] = 2.0;
+  expectError(d, "materials[0].frictionAngle", "pi/2");
+  d = base();
+  d["engine"]["threads"] = 0;
+  expectError(d, "engine.threads", "integer in [1, 1024]");
+  d = base();
+  d["outputs"]["csv"]["particles"][1] = 1000;
+  expectError(d, "outputs.csv.particles[1]", "particle id below 26");
+  d = base();
+  d["bodies"][0]["inertia"] = {1, 0, 3};
+  expectError(d, "bodies[0].inertia", "> 0");
+  d = base();
+  d["particles"][1]["blocked"] = "xq";
+  expectError(d, "particles[1].blocked", "xyzXYZ");
+  d = base();
+  d["engine"]["rotation"] = "euler";
+  expectError(d, "engine.rotation", "\"finchamAT\"");
+  d = base();
+  d["bodies"][0]["ori"] = {1, 1, 0, 0};
+  expectError(d, "bodies[0].ori", "unit quaternion");
+  d = base();
+  d["walls"][0]["normal"] = {0, 0, 0};
+  expectError(d, "walls[0].normal", "non-zero");
+  d = base();
+  d["generators"][0]["count"] = {100000, 100000, 100000};
+  expectError(d, "generators[0].count", "more than");
+}
+
+BOOST_AUTO_TEST_CASE(non_finite_values) {
+  // JSON has no NaN or infinity literals; a number too large for a double is the way in.
+  const std::string text = base().dump();
+  std::string bad = text;
+  const std::string from = "\"dt\":1e-05";
+  BOOST_REQUIRE(bad.find(from) != std::string::npos);
+  bad.replace(bad.find(from), from.size(), "\"dt\":1e999");
+  try {
+    loadSceneText(bad, "scene.json");
+    BOOST_ERROR("no error for dt = 1e999");
+  } catch (const SceneError& e) {
+    BOOST_TEST_INFO(e.what());
+    BOOST_TEST((e.path == "engine.dt" || e.path.empty()));
+  }
+  auto d = base();
+  d["particles"][0]["vel"] = {0, std::numeric_limits<double>::infinity(), 0};  // dumps as null
+  expectError(d, "particles[0].vel[1]", "expected a number");
+}
+
+BOOST_AUTO_TEST_CASE(missing_and_unknown_references) {
+  auto d = base();
+  d["particles"][0].erase("material");
+  expectError(d, "particles[0]", "missing required key 'material'");
+  d = base();
+  d["particles"][0]["material"] = "steel";
+  expectError(d, "particles[0].material", "\"m\"");
+  d = base();
+  d["clumps"][0]["members"] = {4, 0};
+  expectError(d, "clumps[0].members[1]", "id of a sphere");
+  d = base();
+  d["clumps"].push_back({{"members", {5}}});
+  expectError(d, "clumps[1]", "clump");  // particle 5 is already in a clump (solver's message)
+  d = base();
+  d["engine"].erase("steps");
+  expectError(d, "engine", "exactly one of");
+  d = base();
+  d["materials"].push_back(d["materials"][0]);
+  expectError(d, "materials[1].name", "not used by an earlier material");
+}
+
+BOOST_AUTO_TEST_CASE(generator_that_cannot_place_all) {
+  auto d = base();
+  d["generators"][1]["count"] = 5000;
+  d["generators"][1]["maxAttempts"] = 100000;
+  expectError(d, "generators[1]", "placed only");
+  d = base();
+  d["generators"][1]["max"] = {2.1, 3, 3};
+  expectError(d, "generators[1].max", "2 * (largest radius)");
+}
+
+BOOST_AUTO_TEST_CASE(not_supported_yet) {
+  auto d = base();
+  d["cell"] = {{"H", {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}};
+  expectError(d, "cell", "not supported yet");
+  d = base();
+  d["engine"]["dt"] = {{"estimate", "globalStiffness"}, {"safety", 0.5}};
+  expectError(d, "engine.dt", "not supported yet");
+}
+
+BOOST_AUTO_TEST_CASE(unreadable_file_and_bad_json) {
+  try {
+    loadSceneFile("/nonexistent/scene.json");
+    BOOST_ERROR("no error for a missing file");
+  } catch (const SceneError& e) {
+    BOOST_TEST(std::string(e.what()).find("/nonexistent/scene.json: $: cannot open") == 0u);
+  }
+  try {
+    loadSceneFile("/");
+    BOOST_ERROR("no error for a directory");
+  } catch (const SceneError& e) {
+    BOOST_TEST(std::string(e.what()).find("directory") != std::string::npos);
+  }
+  try {
+    loadSceneText("{\"materials\": [", "broken.json");
+    BOOST_ERROR("no error for broken JSON");
+  } catch (const SceneError& e) {
+    BOOST_TEST_INFO(e.what());
+    BOOST_TEST(std::string(e.what()).find("broken.json: $: not valid JSON") == 0u);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(random_packing_is_reproducible_and_non_overlapping) {
+  const LoadedScene a = loadSceneText(base().dump(), "a.json"), b = loadSceneText(base().dump(), "b.json");
+  const auto& p = a.scene.particles;
+  BOOST_TEST((p.pos == b.scene.particles.pos));
+  for (std::size_t i = 14; i < 24; ++i) {
+    for (int k = 0; k < 3; ++k) {
+      BOOST_TEST(p.pos[i][k] - p.radius[i] >= 2.0);
+      BOOST_TEST(p.pos[i][k] + p.radius[i] <= 3.0);
+    }
+    for (std::size_t j = 0; j < i; ++j)
+      if (!p.isWall(j) && !p.isClump[j]) BOOST_TEST((p.pos[i] - p.pos[j]).norm() >= p.radius[i] + p.radius[j]);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
