@@ -9,18 +9,19 @@ SceneError::SceneError(const std::string& f, const std::string& p, const std::st
     : std::runtime_error(f + ": " + (p.empty() ? std::string("$") : p) + ": " + what), file(f), path(p), problem(what) {}
 
 std::string describe(const nlohmann::json& v) {
-  std::string s;
-  switch (v.type()) {
-    case nlohmann::json::value_t::null: return "null";
-    case nlohmann::json::value_t::object: s = "an object "; break;
-    case nlohmann::json::value_t::array: s = "an array "; break;
-    case nlohmann::json::value_t::string: s = "the string "; break;
-    case nlohmann::json::value_t::boolean: s = "the boolean "; break;
-    default: s = ""; break;
+  // Containers are described by their size (dumping a deeply nested value would recurse).
+  if (v.is_object()) return "an object with " + std::to_string(v.size()) + " keys";
+  if (v.is_array()) return "an array of " + std::to_string(v.size()) + " elements";
+  if (v.is_null()) return "null";
+  std::string text;
+  if (v.is_string()) {
+    const std::string& s = v.get_ref<const std::string&>();
+    text = nlohmann::json(s.size() > 60 ? s.substr(0, 57) + "..." : s)
+               .dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
+    return "the string " + text;
   }
-  std::string text = v.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
-  return s + text;
+  text = v.dump();
+  return v.is_boolean() ? "the boolean " + text : text;
 }
 
 void JsonNode::fail(const std::string& expected) const {

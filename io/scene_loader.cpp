@@ -2,6 +2,7 @@
 
 #include "generators.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -208,10 +209,14 @@ class Loader {
       p.rMax = r["max"].positive();
       if (p.rMax < p.rMin) r["max"].fail("a number >= radius.min");
     }
+    if (!allFinite(Vec3(p.hi - p.lo))) n["max"].fail("a box of finite size (max - min overflows)");
     for (int k = 0; k < 3; ++k)
       if (!(p.hi[k] - p.lo[k] > 2.0 * p.rMax)) n["max"].fail("a box corner farther than 2 * (largest radius) from \"min\" on every axis");
     if (n.has("seed")) p.seed = n["seed"].integer(0, std::numeric_limits<std::uint64_t>::max());
-    if (n.has("maxAttempts")) p.maxAttempts = n["maxAttempts"].integer(1, 1'000'000'000);
+    if (n.has("maxAttempts")) p.maxAttempts = n["maxAttempts"].integer(1, opt_.maxPackingAttempts);
+    const double defaultAttempts = 1000.0 * static_cast<double>(p.count) + 10000.0;
+    if (!n.has("maxAttempts") && defaultAttempts > static_cast<double>(opt_.maxPackingAttempts))
+      p.maxAttempts = opt_.maxPackingAttempts;
     const std::uint32_t mat = material(n["material"]);
     const Vec3 vel = n.has("vel") ? n["vel"].vec3() : Vec3::Zero();
     std::vector<Sphere> existing;
@@ -267,7 +272,33 @@ class Loader {
       for (const std::size_t id : members) rMin = std::min(rMin, s_.particles.radius[id]);
       if (o.gridSpacing < rMin / 200.0) n["gridSpacing"].fail("a spacing >= (smallest member radius) / 200");
     }
+    gridWork(n, members, o);
     atPath(n, [&] { return s_.addClump(members, o); });
+  }
+
+  // The grid inertia visits (cells x members); refuse a clump whose grid would take too long.
+  void gridWork(const JsonNode& n, const std::vector<std::size_t>& members, const ClumpOptions& o) const {
+    const Particles& p = s_.particles;
+    std::vector<std::size_t> unique = members;
+    std::sort(unique.begin(), unique.end());
+    if (std::adjacent_find(unique.begin(), unique.end()) != unique.end()) return;  // the solver's error
+    const bool grid = o.method == ClumpInertiaMethod::Grid ||
+                      (o.method == ClumpInertiaMethod::Auto && membersOverlap(p, members));
+    if (!grid) return;
+    Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+    double rMin = std::numeric_limits<double>::infinity();
+    for (const std::size_t i : members) {
+      lo = lo.cwiseMin(p.pos[i] - Vec3::Constant(p.radius[i]));
+      hi = hi.cwiseMax(p.pos[i] + Vec3::Constant(p.radius[i]));
+      rMin = std::min(rMin, p.radius[i]);
+    }
+    const double h = o.gridSpacing > 0.0 ? o.gridSpacing : rMin / 20.0;
+    double work = static_cast<double>(members.size());
+    for (int k = 0; k < 3; ++k) work *= std::ceil((hi[k] - lo[k]) / h) + 1.0;
+    if (!(work <= opt_.maxClumpGridWork))
+      n.problem("the grid inertia of this clump would visit " + std::to_string(work) +
+                " (cell, member) pairs, more than the limit " + std::to_string(opt_.maxClumpGridWork) +
+                "; use a larger gridSpacing or non-overlapping members");
   }
 
   void engine(const JsonNode& n) {

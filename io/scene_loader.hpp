@@ -18,6 +18,10 @@ namespace dem::io {
 
 struct LoadOptions {
   std::size_t maxParticles = 10'000'000;  // more generated or listed bodies than this is an error
+  // Bounds on the work the loader may do (the fuzz target lowers them): grid cells x members of a
+  // clump's grid inertia, and candidate spheres of one random packing.
+  double maxClumpGridWork = 1e10;
+  std::uint64_t maxPackingAttempts = 1'000'000'000;
 };
 
 struct LoadedScene {
