@@ -12,6 +12,7 @@
 #include <numbers>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace dem::io {
 
@@ -397,12 +398,58 @@ class Loader {
   }
 };
 
+// Parses with a callback that rejects repeated keys in an object (nlohmann keeps the last one
+// silently, which would hide a typo or a pasted duplicate), naming the key's JSON path.
+json parseRejectingDuplicates(const std::string& text, const std::string& fileName) {
+  struct Frame {
+    explicit Frame(bool isObject) : object(isObject) {}
+    bool object;
+    std::size_t index = 0;
+    std::string key;
+    std::unordered_set<std::string> keys;
+  };
+  std::vector<Frame> frames;
+  const auto path = [&](std::size_t depth) {
+    std::string p;
+    for (std::size_t k = 0; k < depth; ++k) {
+      const Frame& f = frames[k];
+      if (f.object) p += (p.empty() ? "" : ".") + f.key;
+      else p += "[" + std::to_string(f.index) + "]";
+    }
+    return p;
+  };
+  const auto elementDone = [&] {
+    if (!frames.empty() && !frames.back().object) ++frames.back().index;
+  };
+  json::parser_callback_t cb = [&](int, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start: frames.emplace_back(true); break;
+      case json::parse_event_t::array_start: frames.emplace_back(false); break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        if (!frames.empty()) frames.pop_back();
+        elementDone();
+        break;
+      case json::parse_event_t::key: {
+        Frame& f = frames.back();
+        f.key = parsed.get<std::string>();
+        if (!f.keys.insert(f.key).second)
+          throw SceneError(fileName, path(frames.size()), "repeated key; each key may appear once in an object");
+        break;
+      }
+      case json::parse_event_t::value: elementDone(); break;
+    }
+    return true;
+  };
+  return json::parse(text, cb);
+}
+
 }  // namespace
 
 LoadedScene loadSceneText(const std::string& text, const std::string& fileName, const LoadOptions& options) {
   json doc;
   try {
-    doc = json::parse(text);
+    doc = parseRejectingDuplicates(text, fileName);
   } catch (const json::exception& e) {
     std::string what = e.what();
     // nlohmann's messages start with "[json.exception.parse_error.101] "; keep the readable part.

@@ -83,6 +83,22 @@ BOOST_AUTO_TEST_CASE(unknown_keys) {
   expectError(d, "outputs.vtk.contact", "unknown key");
 }
 
+BOOST_AUTO_TEST_CASE(repeated_keys) {
+  std::string text = base().dump();
+  const std::string from = "\"radius\":0.1";
+  const auto at = text.find(from, text.find("\"particles\""));
+  BOOST_REQUIRE(at != std::string::npos);
+  text.insert(at, "\"radius\":-1,");
+  try {
+    loadSceneText(text, "scene.json");
+    BOOST_ERROR("no error for a repeated key");
+  } catch (const SceneError& e) {
+    BOOST_TEST_INFO(e.what());
+    BOOST_TEST(e.path == "particles[0].radius");
+    BOOST_TEST(std::string(e.what()).find("repeated key") != std::string::npos);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(wrong_types) {
   auto d = base();
   d["particles"][1]["radius"] = "0.1";
