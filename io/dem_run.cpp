@@ -99,6 +99,12 @@ int main(int argc, char** argv) {
     return kExitInput;
   }
   dem::io::RunSpec& spec = loaded.run;
+  for (const std::size_t id : spec.outputs.csv.particles)
+    if (id >= loaded.scene.particles.size()) {
+      std::cerr << "dem-run: error: " << restart << ": has " << loaded.scene.particles.size()
+                << " bodies; outputs.csv.particles of " << scenePath << " names particle " << id << "\n";
+      return kExitInput;
+    }
   if (haveSteps) spec.steps = steps;
   if (threads) spec.threads = static_cast<int>(threads);
   if (!outDir.empty()) spec.outputs.directory = outDir;
