@@ -56,7 +56,8 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
   std::unique_ptr<VtkOutput> vtk;
   if (o.vtk.interval) {
     vtk = std::make_unique<VtkOutput>(o.directory, o.vtk.prefix, o.vtk.contacts);
-    if (!options.resumed) vtk->write(scene);
+    if (options.resumed) vtk->resume(scene);
+    vtk->write(scene);
   }
   const std::uint64_t first = scene.stepCount, last = std::max(spec.steps, first);
   ProgressBar bar(first, last, scene.particles.size(), o.progress);

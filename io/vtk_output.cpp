@@ -1,8 +1,11 @@
 #include "vtk_output.hpp"
 
 #include "atomic_file.hpp"
+#include "vtu_reader.hpp"
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string_view>
 
 namespace dem::io {
@@ -168,6 +171,29 @@ std::string pvdCollection(const std::vector<PvdEntry>& entries) {
 
 VtkOutput::VtkOutput(std::string directory, std::string prefix, bool contacts)
     : dir_(std::move(directory)), prefix_(std::move(prefix)), contacts_(contacts) {}
+
+namespace {
+std::vector<PvdEntry> earlierEntries(const std::string& path, double time) {
+  std::ifstream in(path);
+  if (!in) return {};
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::vector<PvdEntry> kept;
+  try {
+    for (const PvdDataSet& d : parsePvd(text.str()))
+      if (d.time <= time) kept.push_back({d.time, d.file});
+  } catch (const std::exception&) {
+    return {};  // an unreadable collection is started afresh
+  }
+  return kept;
+}
+}  // namespace
+
+void VtkOutput::resume(const Scene& scene) {
+  particles_ = earlierEntries(dir_ + "/" + prefix_ + ".pvd", scene.time);
+  if (contacts_) contactFiles_ = earlierEntries(dir_ + "/" + prefix_ + "_contacts.pvd", scene.time);
+  if (!particles_.empty() && particles_.back().time == scene.time) lastStep_ = scene.stepCount;
+}
 
 void VtkOutput::write(const Scene& scene) {
   if (scene.stepCount == lastStep_) return;

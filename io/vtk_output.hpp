@@ -35,6 +35,9 @@ class VtkOutput {
   VtkOutput(std::string directory, std::string prefix, bool contacts);
   // Writes the scene's snapshot (once per step: a second call at the same step does nothing).
   void write(const Scene& scene);
+  // A restart: keeps the entries of existing collections up to the scene's time (the snapshots the
+  // interrupted run wrote), so that the collections go on listing the whole run.
+  void resume(const Scene& scene);
 
  private:
   std::string dir_, prefix_;
