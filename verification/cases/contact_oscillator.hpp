@@ -10,7 +10,8 @@
 //                 is gravity -g nw (so the ledger is closed); E is chosen so that m g/kn = 0.1 R;
 //                 kn = 2 E R (sphere-wall rule), omega^2 = kn/m: one mass on a spring.
 //   TwoSpheres    two equal free spheres on the line through the origin along nw, pressed together
-//                 by the constant forces +-F nw (Scene::externalForces, F = kn 0.1 R); kn = E R
+//                 by a constant central load F = kn 0.1 R along their line of centres
+//                 (Scene::externalForces); kn = E R
 //                 (equal spheres), relative coordinate omega^2 = kn/m* = 2 kn/m: two masses.
 // The normal nw = (2,-1,2)/3 is oblique, so every component of the contact machinery and of the
 // timestep estimator's 3x3 blocks takes part.
@@ -64,10 +65,15 @@ struct ContactOscillator {
       const double d = 2.0 * R - delta + xi0;  // centre distance
       s.particles.add(sphereSpec(-0.5 * d * nw, R, density));
       s.particles.add(sphereSpec(0.5 * d * nw, R, density));
-      const Vec3 load = kn() * delta * nw;
+      // A central load along the current line of centres: a load of fixed direction ("dead" load)
+      // would make the pressed pair buckle in the free rolling mode (lateral relative
+      // displacement y turns the contact force by y/d: negative stiffness F/d, growth
+      // ~ exp(sqrt(F/(d m*)) t), physical and seen at any dt), which is not what this measures.
+      const double load = kn() * delta;
       s.externalForces = [load](Particles& p, double) {
-        p.force[0] += load;
-        p.force[1] -= load;
+        const Vec3 f = load * (p.pos[1] - p.pos[0]).normalized();
+        p.force[0] += f;
+        p.force[1] -= f;
       };
     }
     s.setDt(dt);
