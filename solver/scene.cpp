@@ -85,7 +85,9 @@ void Scene::updateDtFromStiffness() {
 }
 
 // Runaway check of the step just taken (runaway.hpp); the critical dt in the error is the
-// global-stiffness estimate with the contacts of t_n, the last state that was finite.
+// global-stiffness estimate over every pair the collider holds (ContactSelection::Potential: a
+// runaway has often thrown the bodies apart), real contacts with their normals of t_n, the last
+// state that was finite; the p-wave value when there is none.
 void Scene::checkRunaway() {
   const IntegratorScratch& s = integratorScratch_;
   const bool nonFinite = s.firstNonFinite != IntegratorScratch::npos;
@@ -96,9 +98,9 @@ void Scene::checkRunaway() {
   double dtCr = std::numeric_limits<double>::quiet_NaN();
   std::string how;
   try {
-    const TimestepEstimate e = criticalTimestep();
+    const TimestepEstimate e = globalStiffnessTimestep(particles, contacts, materials, ContactSelection::Potential);
     dtCr = e.dt;
-    how = e.fromContacts ? "global stiffness" : "p-wave, no contacts";
+    how = e.fromContacts ? "global stiffness of the contacts held by the collider" : "p-wave, no contacts";
   } catch (const std::invalid_argument& err) {
     how = std::string("not available: ") + err.what();
   }

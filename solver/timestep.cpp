@@ -12,8 +12,9 @@ namespace dem {
 
 namespace {
 
-// Normal (from 1 towards 2) and contact point of a contact whose bodies overlap; false otherwise.
-bool activeGeometry(const Particles& p, const Contact& c, Vec3& n, Vec3& point) {
+// Normal (from 1 towards 2) and contact point of a contact whose bodies overlap (or, with
+// Potential, of any contact); false when it does not count.
+bool activeGeometry(const Particles& p, const Contact& c, ContactSelection selection, Vec3& n, Vec3& point) {
   if (c.real) {
     n = c.normal;
     point = c.point;
@@ -23,10 +24,13 @@ bool activeGeometry(const Particles& p, const Contact& c, Vec3& n, Vec3& point) 
       c.type == ContactType::SphereSphere
           ? sphereSpherePair(p.pos[c.id1], p.radius[c.id1], p.pos[c.id2], p.radius[c.id2])
           : sphereWallPair(p.pos[c.id1], p.radius[c.id1], p.pos[c.id2], p.walls[p.shapeIndex[c.id2]].normal);
-  if (!(s.uN < 0.0)) return false;
   n = s.n;
-  point = s.x1 + (s.r1 + 0.5 * s.uN) * s.n;  // middle of the overlap zone
-  return true;
+  if (s.uN < 0.0) {
+    point = s.x1 + (s.r1 + 0.5 * s.uN) * s.n;  // middle of the overlap zone
+    return true;
+  }
+  point = s.x1 + s.r1 * s.n;  // apart: the point where they would touch first
+  return selection == ContactSelection::Potential;
 }
 
 // The body that moves with particle i: its clump, or itself; npos for a wall.
@@ -76,15 +80,16 @@ TimestepEstimate pWaveTimestep(const Particles& p, const std::vector<Material>& 
   return e;
 }
 
-std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore& contacts) {
+std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore& contacts, ContactSelection selection) {
   std::vector<BodyStiffness> k(p.size());
   for (const Contact& c : contacts.items) {
     Vec3 n, point;
-    if (!activeGeometry(p, c, n, point)) continue;
+    if (!activeGeometry(p, c, selection, n, point)) continue;
     const double kn = c.phys.kn, ks = c.phys.ks;
     // seed (Chareyre): K = kn n n^T + ks (I - n n^T)
     const Mat3 nn = n * n.transpose();
     const Mat3 kt = kn * nn + ks * (Mat3::Identity() - nn);
+    if (!kt.allFinite()) continue;  // a normal from non-finite positions (after a runaway)
     for (std::uint32_t id : {c.id1, c.id2}) {
       const std::size_t b = bodyOf(p, id);
       if (b == TimestepEstimate::npos) continue;
@@ -100,8 +105,8 @@ std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore&
 }
 
 TimestepEstimate globalStiffnessTimestep(const Particles& p, const ContactStore& contacts,
-                                         const std::vector<Material>& materials) {
-  const std::vector<BodyStiffness> k = bodyStiffness(p, contacts);
+                                         const std::vector<Material>& materials, ContactSelection selection) {
+  const std::vector<BodyStiffness> k = bodyStiffness(p, contacts, selection);
   TimestepEstimate e;
   // omega^2 = lambda_max(K M^-1); dt = sqrt(2 / omega^2)                 seed eq. (eq-dtcr-global)
   const auto consider = [&e](double omega2, std::size_t b, bool rotational) {

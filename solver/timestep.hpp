@@ -56,15 +56,24 @@ struct BodyStiffness {
 // or whose material has a non-positive density or modulus. No sphere: dt = inf.
 TimestepEstimate pWaveTimestep(const Particles& p, const std::vector<Material>& materials);
 
+// Which contacts count: Touching = real, or overlapping at the current positions (the estimate of
+// the state); Potential = every pair the collider holds (within the Verlet distance), those apart
+// with the normal from the positions and the contact point on particle 1's surface - the stiffness
+// the bodies will meet if they close in; used for the critical dt reported at a runaway, where the
+// bodies have often just been thrown apart.
+enum class ContactSelection { Touching, Potential };
+
 // Per-body stiffness blocks (indexed by particle id; zero for walls, clump members and bodies
 // without contacts). A contact counts when it is real (its stored normal and contact point are
 // used; an arm that is not finite, e.g. after a runaway, adds no rotational term) or when its
 // bodies overlap at the current positions (normal and contact point from the positions; this is
 // how the estimate sees the contacts of a scene before its first step).
-std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore& contacts);
+std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore& contacts,
+                                         ContactSelection selection = ContactSelection::Touching);
 
 // Global-stiffness estimate (above), or the p-wave value when no body has a contact.
 TimestepEstimate globalStiffnessTimestep(const Particles& p, const ContactStore& contacts,
-                                         const std::vector<Material>& materials);
+                                         const std::vector<Material>& materials,
+                                         ContactSelection selection = ContactSelection::Touching);
 
 }  // namespace dem

@@ -30,10 +30,10 @@ BOOST_AUTO_TEST_CASE(sphere_on_wall_unstable) {
     BOOST_TEST(m.find("step " + std::to_string(e.step)) != std::string::npos);
     BOOST_TEST(m.find("particle 1") != std::string::npos);
     BOOST_TEST(m.find("critical dt") != std::string::npos);
-    // The estimate in the error: global stiffness sqrt(2 m/kn) while the contact is real, else the
-    // p-wave value; both are below the true limit.
-    const double gs = std::sqrt(2.0 * o.mass() / o.kn()), pw = o.R * std::sqrt(o.density / o.young());
-    BOOST_TEST((std::abs(e.dtCritical - gs) <= 1e-12 * gs || std::abs(e.dtCritical - pw) <= 1e-12 * pw));
+    // The estimate in the error: global stiffness sqrt(2 m/kn) of the sphere-wall pair the collider
+    // still holds (the sphere has been thrown off the wall by then), below the true limit.
+    const double gs = std::sqrt(2.0 * o.mass() / o.kn());
+    BOOST_TEST(std::abs(e.dtCritical - gs) <= 1e-12 * gs);
     BOOST_TEST(e.dtCritical < o.dtCritical());
   }
   BOOST_TEST(thrown);
