@@ -128,6 +128,30 @@ BOOST_AUTO_TEST_CASE(chain_between_walls_lower_bound) {
   BOOST_TEST(close(s.criticalTimestep().dt, e.dt, 1e-6));
 }
 
+// A clump of two equal spheres (centres 3R apart along x) resting on a wall z = 0 with both members:
+// the contacts go to the clump body, K_zz = 2 kn on the clump mass 2m, dt = sqrt(2 M/K_zz) =
+// sqrt(2 m/kn); rotation about y with arms r = (+-a, 0, -h): K_rot,yy = 2 (kn a^2 + ks h^2).
+BOOST_AUTO_TEST_CASE(clump_on_wall) {
+  const Material mat{2600.0, 1e6, 0.2, 0.5};
+  const double R = 0.01, delta = 1e-4, a = 1.5 * R, h = R - delta / 2;
+  Scene s;
+  s.materials.push_back(mat);
+  s.particles.addWall(Vec3::Zero(), Vec3::UnitZ(), 0);
+  s.particles.add(sphereSpec(Vec3(-a, 0, R - delta), R, mat.density));
+  s.particles.add(sphereSpec(Vec3(a, 0, R - delta), R, mat.density));
+  const std::size_t b = s.addClump({1, 2});
+  s.collider.update(s.particles, s.materials, s.contacts);
+  const double kn = 2.0 * mat.young * R, ks = 0.2 * kn, m = s.particles.mass[1];
+  const auto K = bodyStiffness(s.particles, s.contacts);
+  BOOST_TEST(K[1].translation.isZero(0.0));  // members carry nothing themselves
+  BOOST_TEST(close(K[b].translation(2, 2), 2 * kn, 1e-14));
+  BOOST_TEST(close(K[b].rotation(1, 1), 2 * (kn * a * a + ks * h * h), 1e-12));
+  const TimestepEstimate e = s.criticalTimestep();
+  BOOST_TEST(e.particle == b);
+  BOOST_TEST(!e.rotational);
+  BOOST_TEST(close(e.dt, std::sqrt(2.0 * m / kn), 1e-12));
+}
+
 // setDtFromStiffness: dt = safety * estimate at the first step (contacts present before it count);
 // with an interval it is re-evaluated.
 BOOST_AUTO_TEST_CASE(scene_dt_from_stiffness) {
