@@ -1,5 +1,6 @@
 #include "scene.hpp"
 
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -26,8 +27,16 @@ void Scene::setDamping(double lambda) {
   integrator_.damping = lambda;
 }
 
+void Scene::setDtFromStiffness(double safety, std::uint64_t interval) {
+  if (!(std::isfinite(safety) && safety > 0.0 && safety < 1.0))
+    throw std::invalid_argument("scene: setDtFromStiffness: safety = " + str(safety) +
+                                " is invalid; expected 0 < safety < 1 (a fraction of the critical timestep)");
+  autoDtSafety_ = safety;
+  autoDtInterval_ = interval;
+  autoDtNext_ = stepCount;
+}
+
 void Scene::validate() {
-  if (!(dt_ > 0.0)) throw std::invalid_argument("scene: dt is not set; call setDt() with a value > 0");
   if (!allFinite(gravity)) {
     std::ostringstream s;
     s << "scene: gravity = (" << gravity.transpose() << ") is invalid; expected finite components";
@@ -57,7 +66,54 @@ void Scene::validate() {
       throw std::invalid_argument(s.str());
     }
   }
+  liftMass_ = 0.0;
+  for (std::size_t i = 0; i < particles.size(); ++i)
+    if (!particles.isWall(i) && !particles.isClump[i]) liftMass_ += particles.mass[i] * particles.radius[i];
   validatedParticles_ = particles.size();
+}
+
+// dt := safety * (global-stiffness estimate) with the contacts present at t_n: the collider runs
+// first (contactForces() then finds it up to date), and the estimator counts pairs that overlap now.
+void Scene::updateDtFromStiffness() {
+  if (particles.size() > 1) collider.update(particles, materials, contacts);
+  const TimestepEstimate e = criticalTimestep();
+  if (!(std::isfinite(e.dt) && e.dt > 0.0))
+    throw std::invalid_argument("scene: setDtFromStiffness: no sphere and no contact to estimate the critical "
+                                "timestep from (estimate = " + str(e.dt) + "); call setDt() instead");
+  dt_ = autoDtSafety_ * e.dt;
+  autoDtNext_ = autoDtInterval_ > 0 ? stepCount + autoDtInterval_ : std::numeric_limits<std::uint64_t>::max();
+}
+
+// Runaway check of the step just taken (runaway.hpp); the critical dt in the error is the
+// global-stiffness estimate over every pair the collider holds (ContactSelection::Potential: a
+// runaway has often thrown the bodies apart), real contacts with their normals of t_n, the last
+// state that was finite; the p-wave value when there is none.
+void Scene::checkRunaway() {
+  const IntegratorScratch& s = integratorScratch_;
+  const bool nonFinite = s.firstNonFinite != IntegratorScratch::npos;
+  const bool closed = !externalForces && !s.driven;
+  const RunawayMonitor::Verdict v = runaway.check(energy, gravity.norm() * liftMass_, closed, nonFinite, particles.size());
+  if (v == RunawayMonitor::Verdict::Ok) return;
+  const std::size_t who = nonFinite ? s.firstNonFinite : s.fastest;
+  double dtCr = std::numeric_limits<double>::quiet_NaN();
+  std::string how;
+  try {
+    const TimestepEstimate e = globalStiffnessTimestep(particles, contacts, materials, ContactSelection::Potential);
+    dtCr = e.dt;
+    how = e.fromContacts ? "global stiffness of the contacts held by the collider" : "p-wave, no contacts";
+  } catch (const std::invalid_argument& err) {
+    how = std::string("not available: ") + err.what();
+  }
+  std::ostringstream m;
+  m.precision(6);
+  m << "scene: runaway at step " << energy.step << " (t = " << energy.time << "): particle " << who;
+  if (nonFinite)
+    m << " has a non-finite position or velocity";
+  else
+    m << " is the fastest; the energy grew by " << runaway.gain() << " J (bound " << runaway.bound() << " J)";
+  m << "; dt = " << dt_ << ", estimated critical dt = " << dtCr << " (" << how
+    << "); reduce dt (e.g. setDtFromStiffness with a safety factor < 1)";
+  throw RunawayError(m.str(), energy.step, who, dt_, dtCr);
 }
 
 void Scene::applyFields() {
@@ -82,6 +138,8 @@ void Scene::contactForces() {
 
 void Scene::step() {
   validate();
+  if (autoDtSafety_ > 0.0 && stepCount >= autoDtNext_) updateDtFromStiffness();
+  if (!(dt_ > 0.0)) throw std::invalid_argument("scene: dt is not set; call setDt() with a value > 0");
   applyFields();
   if (externalForces) externalForces(particles, time);
   energy.time = time;
@@ -92,6 +150,7 @@ void Scene::step() {
   clumps.placeMembers(particles);
   ++stepCount;
   time += dt_;
+  checkRunaway();
 }
 
 void Scene::run(std::uint64_t steps) {

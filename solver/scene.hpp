@@ -5,7 +5,10 @@
 //      contact geometry + Cundall law per contact, per-particle force gather (contact_loop.hpp)
 //   3. clump members' forces -> clumps; integration (leapfrog, damping, rotation; members are not
 //      integrated); members placed rigidly from their clumps
-//   4. time += dt, step += 1; the energy ledger refers to the step's start t_n.
+//   4. time += dt, step += 1; the energy ledger refers to the step's start t_n;
+//   5. runaway check (runaway.hpp): a non-finite state, or energy gained in a closed system, stops
+//      with RunawayError naming the step, a particle, dt and the estimated critical dt.
+// With setDtFromStiffness, dt is set before step 1 when due (see there).
 
 #include "collider.hpp"
 #include "contact_loop.hpp"
@@ -15,6 +18,8 @@
 #include "integrator.hpp"
 #include "materials.hpp"
 #include "particles.hpp"
+#include "runaway.hpp"
+#include "timestep.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -61,6 +66,25 @@ class Scene {
     return clumps.add(particles, members, options);
   }
 
+  // Timestep from the global-stiffness estimate (timestep.hpp): dt := safety * dt_cr. It is
+  // evaluated at the start of the next step, after the collider has run, so that the contacts
+  // present then (real, or overlapping at t_n) count; with interval > 0 it is evaluated again every
+  // `interval` steps after that (as Yade's GlobalStiffnessTimeStepper does; the seed warns that big
+  // changes of dt can destabilise the leapfrog, so keep the interval long compared with a contact
+  // duration in dense packings), with interval = 0 only once. Without contacts the estimate is the
+  // p-wave value. Throws std::invalid_argument unless 0 < safety < 1 (safety = 1 sits on the
+  // estimate, which is exact, i.e. neutrally unstable, for two equal spheres in contact).
+  void setDtFromStiffness(double safety, std::uint64_t interval = 0);
+  void clearDtFromStiffness() { autoDtSafety_ = 0.0; }
+  double dtSafety() const { return autoDtSafety_; }  // 0 when dt is set by hand
+
+  // Estimates of the current state: global stiffness (p-wave without contacts), and p-wave.
+  TimestepEstimate criticalTimestep() const { return globalStiffnessTimestep(particles, contacts, materials); }
+  TimestepEstimate pWaveTimestep() const { return dem::pWaveTimestep(particles, materials); }
+
+  // Runaway detection after every step (runaway.hpp); runaway.energyCheck turns criterion 2 off.
+  RunawayMonitor runaway;
+
   void step();
   void run(std::uint64_t steps);
 
@@ -70,12 +94,18 @@ class Scene {
 
  private:
   double dt_ = 0.0;
+  double autoDtSafety_ = 0.0;       // > 0: dt from the global-stiffness estimate
+  std::uint64_t autoDtInterval_ = 0;
+  std::uint64_t autoDtNext_ = 0;    // step at which the estimate is evaluated next
+  double liftMass_ = 0.0;           // sum m_i R_i over spheres (runaway energy scale)
   IntegratorSettings integrator_;
   IntegratorScratch integratorScratch_;
   ContactScratch contactScratch_;
   std::size_t validatedParticles_ = 0;
 
   void validate();
+  void updateDtFromStiffness();
+  void checkRunaway();
   void applyFields();
   void contactForces();
 };

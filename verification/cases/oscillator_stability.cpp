@@ -16,6 +16,7 @@
 //            dt/dt_cr - 1 > ~5e-6).
 #include "cases/registry.hpp"
 #include "cases/spring_system.hpp"
+#include "cases/stability_bisection.hpp"
 
 #include <dem_reference/oscillator.hpp>
 
@@ -79,21 +80,13 @@ Case oscillatorStabilityCase() {
       std::vector<double> hStable, hUnstable;
       out.errors[f.name + "_growth_at_0_99"] = growthRatio(f.sys, 0.99 * dtCr, f.xi0, &hStable);
       out.errors[f.name + "_inverse_growth_at_1_01"] = 1e6 / growthRatio(f.sys, 1.01 * dtCr, f.xi0, &hUnstable);
-      double lo = 0.9 * dtCr, hi = 1.1 * dtCr;
-      Series bis{f.name + "_bisection", {"iteration", "dt_over_dt_cr", "growth"}, {}};
-      for (int it = 0; it < 30; ++it) {
-        const double mid = 0.5 * (lo + hi), G = growthRatio(f.sys, mid, f.xi0);
-        bis.rows.push_back({static_cast<double>(it), mid / dtCr, G});
-        (G > 1.1 ? hi : lo) = mid;
-      }
-      // Bracket must be valid: lo stable, hi unstable.
-      const bool bracketed = growthRatio(f.sys, 0.9 * dtCr, f.xi0) <= 1.1 && growthRatio(f.sys, 1.1 * dtCr, f.xi0) > 1.1;
-      out.errors[f.name + "_bisected_limit_rel"] = bracketed ? std::abs(0.5 * (lo + hi) / dtCr - 1) : 1.0;
+      StabilityBisection bis = bisectStabilityLimit([&f](double dt) { return growthRatio(f.sys, dt, f.xi0); }, dtCr, f.name);
+      out.errors[f.name + "_bisected_limit_rel"] = bis.bracketed ? std::abs(bis.limit / dtCr - 1) : 1.0;
       Series hist{f.name + "_growth_history", {"step", "norm_0_99_dt_cr", "norm_1_01_dt_cr"}, {}};
       for (std::size_t n = 0; n < hStable.size(); ++n)
         hist.rows.push_back({static_cast<double>(n), hStable[n], hUnstable[n]});
       out.series.push_back(std::move(hist));
-      out.series.push_back(std::move(bis));
+      out.series.push_back(std::move(bis.history));
     }
     return out;
   };

@@ -24,10 +24,13 @@ std::vector<Case> allCases() {
       clumpParallelAxisCase(),
       clumpGridInertiaCase(),
       clumpFreeFlightCase(),
+      clumpBounceCase(),
       oscillatorDiscreteCase(),
       oscillatorContinuumCase(),
       oscillatorEnergyCase(),
       oscillatorStabilityCase(),
+      criticalTimestepSphereWallCase(),
+      criticalTimestepSphereSphereCase(),
       dampedOscillatorCase(),
       quasiStaticSpringCase(),
   };

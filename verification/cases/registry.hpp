@@ -28,10 +28,13 @@ Case sphericalThroughAsphericalCase();
 Case clumpParallelAxisCase();
 Case clumpGridInertiaCase();
 Case clumpFreeFlightCase();
+Case clumpBounceCase();
 Case oscillatorDiscreteCase();
 Case oscillatorContinuumCase();
 Case oscillatorEnergyCase();
 Case oscillatorStabilityCase();
+Case criticalTimestepSphereWallCase();
+Case criticalTimestepSphereSphereCase();
 Case dampedOscillatorCase();
 Case quasiStaticSpringCase();
 
