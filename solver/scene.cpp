@@ -88,10 +88,35 @@ void Scene::step() {
   contactForces();
   energy.step = stepCount;
   clumps.aggregate(particles);
-  integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_);
+  if (cell && cell->homoDeform) {
+    const HomoDeform homo = homoDeformTerms(*cell, dt_);  // position-independent terms, once per step
+    integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_, &homo);
+  } else {
+    integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_);
+  }
   clumps.placeMembers(particles);
+  if (cell) cell->advance(dt_);  // H_{n+1}, eq. (33)
   ++stepCount;
   time += dt_;
+}
+
+void Scene::startOnAffineField() {
+  if (!cell) throw std::logic_error("scene: startOnAffineField needs a cell; call setCell() first");
+  if (!(dt_ > 0.0)) throw std::logic_error("scene: startOnAffineField needs dt; call setDt() first");
+  const Mat3& L = cell->nextVelGrad();
+  const Mat3 toMid = (Mat3::Identity() + 0.5 * dt_ * L).inverse() * L;  // theory 4.3: v(-dt/2) = (I + L dt/2)^{-1} L x0
+  const Vec3 wL = mediumSpin(L);
+  Particles& p = particles;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p.isClumpMember(i) || p.blocked[i] != 0 || p.isWall(i)) continue;
+    p.vel[i] += toMid * p.pos[i];
+    if (!p.isAspherical(i)) {
+      p.angVel[i] += wL;
+      p.angMom[i] = p.inertia[i][0] * p.angVel[i];
+    }
+    p.velMidstep[i] = 1;
+  }
+  cell->assumeSteadyVelGrad();
 }
 
 void Scene::run(std::uint64_t steps) {

@@ -6,8 +6,12 @@
 //   3. clump members' forces -> clumps; integration (leapfrog, damping, rotation; members are not
 //      integrated); members placed rigidly from their clumps
 //   4. time += dt, step += 1; the energy ledger refers to the step's start t_n.
+// With a periodic cell (setCell), the integrator applies the cell's homogeneous deformation
+// (solver/cell.hpp) and the cell advances by eq. (33) after the particles (H_n is the cell of the
+// contact stage at t_n).
 
 #include "collider.hpp"
+#include "cell.hpp"
 #include "contact_loop.hpp"
 #include "contacts.hpp"
 #include "clump.hpp"
@@ -18,6 +22,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace dem {
@@ -35,6 +40,8 @@ class Scene {
   EnergyLedger energy;
   double time = 0.0;
   std::uint64_t stepCount = 0;
+  // Periodic deforming cell (solver/cell.hpp); none: aperiodic space.
+  std::optional<Cell> cell;
 
   // Optional user force field, called every step after gravity and before contacts; it adds to
   // particles.force / particles.torque (time is t_n).
@@ -60,6 +67,21 @@ class Scene {
   std::size_t addClump(const std::vector<std::size_t>& members, const ClumpOptions& options = {}) {
     return clumps.add(particles, members, options);
   }
+
+  // Makes the scene periodic with this cell (set its velocity gradient with cell->setVelGrad).
+  void setCell(const Cell& c) { cell = c; }
+
+  // Starts every free particle consistently on the affine field of the cell's (next) velocity
+  // gradient L (verification theory 4.3): the stored velocity becomes the mid-step
+  //   v(-dt/2) = v_f + (I + L dt/2)^{-1} L x_0,
+  // with the particle's current velocity v_f taken as its fluctuation velocity at -dt/2, spherical
+  // bodies' angular velocity gains the medium spin w_L, the particles are marked as integrated
+  // (velMidstep = 1, no first-step adjustment) and the cell's previous gradient is set to L (steady
+  // deformation). Then non-interacting particles keep their fractional coordinates H^{-1} x to
+  // round-off for any constant L. Call after setDt and setCell, before the first step; clump
+  // members and blocked particles are left as they are (clump bodies are started like spheres,
+  // without the spin term). Throws std::logic_error without a cell or dt.
+  void startOnAffineField();
 
   void step();
   void run(std::uint64_t steps);

@@ -30,6 +30,9 @@ std::vector<Case> allCases() {
       oscillatorStabilityCase(),
       dampedOscillatorCase(),
       quasiStaticSpringCase(),
+      cellNilpotentExactCase(),
+      cellStretchConvergenceCase(),
+      affineMotionCase(),
   };
 }
 

@@ -34,6 +34,9 @@ Case oscillatorEnergyCase();
 Case oscillatorStabilityCase();
 Case dampedOscillatorCase();
 Case quasiStaticSpringCase();
+Case cellNilpotentExactCase();
+Case cellStretchConvergenceCase();
+Case affineMotionCase();
 
 std::vector<Case> allCases();
 
