@@ -32,6 +32,7 @@ void checkCellMatrix(const Mat3& H, const char* what) {
 Cell::Cell(const Mat3& H) {
   checkCellMatrix(H, "initial");
   h_ = H;
+  hPrev_ = H;
   invH_ = H.inverse();
   h0_ = H;
   invH0_ = invH_;
@@ -46,6 +47,7 @@ void Cell::setVelGrad(const Mat3& L) {
 
 void Cell::setH(const Mat3& H) {
   checkCellMatrix(H, "new");
+  hPrev_ = hPrev_ * (invH_ * H);
   h_ = H;
   invH_ = H.inverse();
 }
@@ -60,9 +62,36 @@ void Cell::advance(double dt) {
   const Mat3 hNew = A.inverse() * ((I + 0.5 * dt * L) * h_);  // seed eq. (33)
   checkCellMatrix(hNew, "updated");
   t_ += dt * L * t_;  // seed: T_{n+1} = T_n + L T_n dt
+  hPrev_ = h_;
   h_ = hNew;
   invH_ = h_.inverse();
   lPrev_ = lNext_;
+}
+
+Eigen::Matrix3i Cell::flip() {
+  Eigen::Matrix3i F = Eigen::Matrix3i::Identity();
+  Mat3 H = h_;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      if (i == j) continue;
+      const double ratio = H.col(j).dot(H.col(i)) / H.col(i).squaredNorm();
+      if (!(std::abs(ratio) > 0.5)) continue;
+      const double m = std::round(ratio);
+      H.col(j) -= m * H.col(i);  // h_j -= m h_i: same lattice (unimodular column operation)
+      F.col(j) -= static_cast<int>(m) * F.col(i);
+    }
+  if (F == Eigen::Matrix3i::Identity()) return F;
+  const Mat3 Fd = F.cast<double>();
+  setH(h_ * Fd);
+  h0_ = h0_ * Fd;
+  invH0_ = h0_.inverse();
+  return F;
+}
+
+void Cell::assumeSteadyVelGrad(double dt) {
+  lPrev_ = lNext_;
+  const Mat3 I = Mat3::Identity();
+  hPrev_ = (I + 0.5 * dt * lPrev_).inverse() * ((I - 0.5 * dt * lPrev_) * h_);  // C^{-1} H
 }
 
 Mat3 Cell::henckyStrain() const {

@@ -39,9 +39,13 @@ class Cell {
 
   // Imposes L from the next step on (L_{n+1/2}); throws for a non-finite entry.
   void setVelGrad(const Mat3& L);
-  // Makes the previous mid-step gradient equal to the next one (a cell that has been deforming with
-  // L for ever; used by Scene::startOnAffineField).
-  void assumeSteadyVelGrad() { lPrev_ = lNext_; }
+  // Makes the previous mid-step gradient equal to the next one and H_{n-1} = C^{-1} H_n (a cell that
+  // has been deforming with L for ever; used by Scene::startOnAffineField).
+  void assumeSteadyVelGrad(double dt);
+  // Velocity of the lattice point H k between t_{n-1} and t_n per unit k:
+  // (H_n - H_{n-1})/dt = L_{n-1/2} (H_n + H_{n-1})/2 (eq. (33)); zero before the first step.
+  Mat3 imageVelocity() const { return lPrev_ * (0.5 * (h_ + hPrev_)); }
+  const Mat3& previousH() const { return hPrev_; }
 
   // Homogeneous deformation of the particles' velocities (seed "Motion in uniformly deforming
   // space", Cell.homoDeform = homoGradV2); off: the cell deforms, particles are not convected.
@@ -55,11 +59,23 @@ class Cell {
   // T := I and H0 := H (Yade: trsf reset defines the current state as the strain reference).
   void resetReference();
 
-  // Replaces H (used by cell flipping: the same lattice, another basis); validates it.
+  // Replaces H (used by cell flipping: the same lattice, another basis); validates it. H_{n-1} is
+  // mapped by the same change of basis H^{-1} H_new.
   void setH(const Mat3& H);
 
+  // Cell flipping (seed "Collision detection in periodic cell", Yade's Cell.flipCell): the same
+  // periodic lattice described by a less sheared basis H' = H F, F an integer matrix with
+  // det F = 1 built from column operations h_j -= m h_i, m = round(h_j . h_i / |h_i|^2), applied
+  // when |h_j . h_i / |h_i|^2| > 1/2 (no flip back at exactly 1/2). H0 and H_{n-1} get the same
+  // F, so strains and image velocities are unchanged; T is not a basis and stays. Returns F (the
+  // identity when nothing was flipped). Scene::flipCell also maps the contacts' cellDist
+  // (k' = F^{-1} k) and rebuilds the collider.
+  Eigen::Matrix3i flip();
+  // Flip automatically after every step where flip() finds something to do (Yade's flipFlippable).
+  bool flipFlippable = false;
+
  private:
-  Mat3 h_, invH_, h0_, invH0_, t_ = Mat3::Identity();
+  Mat3 h_, hPrev_, invH_, h0_, invH0_, t_ = Mat3::Identity();
   Mat3 lPrev_ = Mat3::Zero(), lNext_ = Mat3::Zero();
 };
 

@@ -74,8 +74,15 @@ void Scene::applyFields() {
 // cumulative through t_n (the slip between t_n-1 and t_n).
 void Scene::contactForces() {
   if (particles.size() < 2) return;
-  collider.update(particles, materials, contacts);
-  const ContactStageResult r = contactStage(particles, contacts, dt_, contactScratch_);
+  ContactStageResult r;
+  if (cell) {
+    periodicCollider.update(particles, *cell, materials, contacts);
+    const PeriodicShift shift{cell->H(), cell->imageVelocity()};
+    r = contactStage(particles, contacts, dt_, contactScratch_, &shift);
+  } else {
+    collider.update(particles, materials, contacts);
+    r = contactStage(particles, contacts, dt_, contactScratch_);
+  }
   energy.elastic = r.elastic;
   energy.frictionDissipated += r.dissipated;
 }
@@ -95,9 +102,23 @@ void Scene::step() {
     integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_);
   }
   clumps.placeMembers(particles);
-  if (cell) cell->advance(dt_);  // H_{n+1}, eq. (33)
+  if (cell) {
+    cell->advance(dt_);  // H_{n+1}, eq. (33)
+    if (cell->flipFlippable) flipCell();
+  }
   ++stepCount;
   time += dt_;
+}
+
+bool Scene::flipCell() {
+  if (!cell) return false;
+  const Eigen::Matrix3i F = cell->flip();
+  if (F == Eigen::Matrix3i::Identity()) return false;
+  // det F = 1: F^{-1} is the integer adjugate; rounding the double inverse gives it exactly.
+  const Eigen::Matrix3i Finv = F.cast<double>().inverse().array().round().cast<int>().matrix();
+  for (Contact& c : contacts.items) c.cellDist = Finv * c.cellDist;
+  periodicCollider.invalidate();
+  return true;
 }
 
 void Scene::startOnAffineField() {
@@ -116,7 +137,7 @@ void Scene::startOnAffineField() {
     }
     p.velMidstep[i] = 1;
   }
-  cell->assumeSteadyVelGrad();
+  cell->assumeSteadyVelGrad(dt_);
 }
 
 void Scene::run(std::uint64_t steps) {

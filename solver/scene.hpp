@@ -19,6 +19,7 @@
 #include "integrator.hpp"
 #include "materials.hpp"
 #include "particles.hpp"
+#include "periodic_collider.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -34,6 +35,7 @@ class Scene {
   // body's material index to be valid (checked before the first step).
   std::vector<Material> materials;
   Collider collider;     // set collider.verletDist before the first step
+  PeriodicCollider periodicCollider;  // used instead of collider when the scene has a cell
   ContactStore contacts;
   Clumps clumps;
   Vec3 gravity = Vec3::Zero();
@@ -82,6 +84,11 @@ class Scene {
   // members and blocked particles are left as they are (clump bodies are started like spheres,
   // without the spin term). Throws std::logic_error without a cell or dt.
   void startOnAffineField();
+
+  // Flips the cell (Cell::flip) and maps every contact's cellDist k to F^{-1} k, so that each
+  // contact keeps the same image (x2 + H k unchanged); the collider rebuilds its lists at the next
+  // step. Returns whether the cell changed. Called after every step when cell->flipFlippable.
+  bool flipCell();
 
   void step();
   void run(std::uint64_t steps);
