@@ -146,6 +146,7 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
                             : kick(p.vel[i], p.force[i], 1.0 / m, dt, lambda, first, adjust, blocked);
       // Energy at t_n; damping work: trapezoid halves on each side of t_n.
       const double ek = 0.5 * m * lin.vOnStep.squaredNorm();
+      if (homo) sums.kineticTotal += 0.5 * m * (lin.vOnStep + homo->lNow * p.pos[i]).squaredNorm();
       sums.kinetic += ek;
       if (blocked)
         for (int w = 0; w < 6; ++w)
@@ -206,12 +207,14 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
     if (total.firstNonFinite == IntegratorScratch::npos) total.firstNonFinite = s.firstNonFinite;
     total.driven = total.driven || s.driven;
     total.kinetic += s.kinetic;
+    total.kineticTotal += s.kineticTotal;
     total.rotational += s.rotational;
     total.gravity += s.gravity;
     total.dampingNow += s.dampingNow;
     total.dampingPending += s.dampingPending;
   }
   ledger.kinetic = total.kinetic;
+  ledger.kineticTotal = total.kineticTotal;
   ledger.rotational = total.rotational;
   ledger.gravity = total.gravity;
   ledger.dampingDissipated += ledger.dampingPending + total.dampingNow;

@@ -40,6 +40,7 @@ struct IntegratorScratch {
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
   struct Sums {
     double kinetic = 0.0, rotational = 0.0, gravity = 0.0, dampingNow = 0.0, dampingPending = 0.0;
+    double kineticTotal = 0.0;  // deforming cell: total on-step velocities
     double maxKinetic = -1.0;
     std::size_t fastest = npos, firstNonFinite = npos;
     bool driven = false;

@@ -79,6 +79,14 @@ void Scene::contactForces() {
     periodicCollider.update(particles, *cell, materials, contacts);
     const PeriodicShift shift{cell->H(), cell->imageVelocity()};
     r = contactStage(particles, contacts, dt_, contactScratch_, &shift);
+    // Love-Weber stress at t_n and the cell's work over the last step (trapezoid, energy.hpp).
+    const Mat3 S = contactStressSum(particles, contacts, cell->H());
+    stress = S / cell->volume();
+    if (stepCount > 0) {
+      const Mat3 D = 0.5 * (cell->velGrad() + cell->velGrad().transpose());  // L_{n-1/2}, symmetric part
+      energy.cellWork += 0.5 * dt_ * (prevStressSum_ + S).cwiseProduct(D).sum();
+    }
+    prevStressSum_ = S;
   } else {
     collider.update(particles, materials, contacts);
     r = contactStage(particles, contacts, dt_, contactScratch_);
@@ -125,12 +133,12 @@ void Scene::startOnAffineField() {
   if (!cell) throw std::logic_error("scene: startOnAffineField needs a cell; call setCell() first");
   if (!(dt_ > 0.0)) throw std::logic_error("scene: startOnAffineField needs dt; call setDt() first");
   const Mat3& L = cell->nextVelGrad();
-  const Mat3 toMid = (Mat3::Identity() + 0.5 * dt_ * L).inverse() * L;  // theory 4.3: v(-dt/2) = (I + L dt/2)^{-1} L x0
+  const Mat3 toMid = (Mat3::Identity() + 0.5 * dt_ * L).inverse();  // theory 4.3: v(-dt/2) = (I + L dt/2)^{-1} L x0
   const Vec3 wL = mediumSpin(L);
   Particles& p = particles;
   for (std::size_t i = 0; i < p.size(); ++i) {
     if (p.isClumpMember(i) || p.blocked[i] != 0 || p.isWall(i)) continue;
-    p.vel[i] += toMid * p.pos[i];
+    p.vel[i] = toMid * (L * p.pos[i] + p.vel[i]);  // (I + L dt/2)^{-1} (L x0 + v_f)
     if (!p.isAspherical(i)) {
       p.angVel[i] += wL;
       p.angMom[i] = p.inertia[i][0] * p.angVel[i];

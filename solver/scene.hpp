@@ -20,6 +20,7 @@
 #include "materials.hpp"
 #include "particles.hpp"
 #include "periodic_collider.hpp"
+#include "stress.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -44,6 +45,8 @@ class Scene {
   std::uint64_t stepCount = 0;
   // Periodic deforming cell (solver/cell.hpp); none: aperiodic space.
   std::optional<Cell> cell;
+  // Periodic scenes: Love-Weber contact stress at t_n (solver/stress.hpp), updated every step.
+  Mat3 stress = Mat3::Zero();
 
   // Optional user force field, called every step after gravity and before contacts; it adds to
   // particles.force / particles.torque (time is t_n).
@@ -75,8 +78,9 @@ class Scene {
 
   // Starts every free particle consistently on the affine field of the cell's (next) velocity
   // gradient L (verification theory 4.3): the stored velocity becomes the mid-step
-  //   v(-dt/2) = v_f + (I + L dt/2)^{-1} L x_0,
-  // with the particle's current velocity v_f taken as its fluctuation velocity at -dt/2, spherical
+  //   v(-dt/2) = (I + L dt/2)^{-1} (L x_0 + v_f),
+  // with the particle's current velocity v_f taken as its fluctuation velocity at -dt/2 (the
+  // integrator's fluctuation v - L (x - v dt/2) is then exactly v_f), spherical
   // bodies' angular velocity gains the medium spin w_L, the particles are marked as integrated
   // (velMidstep = 1, no first-step adjustment) and the cell's previous gradient is set to L (steady
   // deformation). Then non-interacting particles keep their fractional coordinates H^{-1} x to
@@ -99,6 +103,7 @@ class Scene {
   IntegratorScratch integratorScratch_;
   ContactScratch contactScratch_;
   std::size_t validatedParticles_ = 0;
+  Mat3 prevStressSum_ = Mat3::Zero();  // V sigma at t_{n-1} (cell work trapezoid)
 
   void validate();
   void applyFields();

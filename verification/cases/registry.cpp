@@ -33,6 +33,8 @@ std::vector<Case> allCases() {
       cellNilpotentExactCase(),
       cellStretchConvergenceCase(),
       affineMotionCase(),
+      energySimpleShearCase(),
+      kineticEnergyMovingCellCase(),
   };
 }
 

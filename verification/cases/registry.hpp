@@ -37,6 +37,8 @@ Case quasiStaticSpringCase();
 Case cellNilpotentExactCase();
 Case cellStretchConvergenceCase();
 Case affineMotionCase();
+Case energySimpleShearCase();
+Case kineticEnergyMovingCellCase();
 
 std::vector<Case> allCases();
 
