@@ -76,6 +76,8 @@ void PeriodicCollider::computeBoxes(const Particles& p, const Cell& cell) {
     if (p.isWall(i))
       throw std::invalid_argument("particle " + std::to_string(i) + ": walls are not supported in a periodic cell");
     transformedBox(p, i, invH, rn, dL_, s_[i], half_[i]);
+    if (!allFinite(s_[i]))
+      throw std::invalid_argument("particle " + std::to_string(i) + ": position is not finite (periodic collider)");
     checkBox(i, half_[i]);
   }
 }
