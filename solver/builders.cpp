@@ -46,6 +46,27 @@ Scene sphereWallScene(const Material& mat, double R, const Vec3& x, const Vec3& 
   return s;
 }
 
+Scene periodicLatticeScene(const PeriodicLatticeSpec& spec) {
+  Scene s;
+  s.materials.push_back(spec.material);
+  s.setCell(Cell(spec.H));
+  std::mt19937_64 rng(spec.seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const double m = static_cast<double>(spec.m);
+  for (std::size_t i = 0; i < spec.m * spec.m * spec.m; ++i) {
+    const Vec3 site((static_cast<double>(i % spec.m) + 0.5) / m, (static_cast<double>(i / spec.m % spec.m) + 0.5) / m,
+                    (static_cast<double>(i / (spec.m * spec.m)) + 0.5) / m);
+    const Vec3 frac = site + spec.jitter / m * Vec3(u(rng), u(rng), u(rng));
+    ParticleSpec p = sphereSpec(spec.H * frac, spec.radius * (1.0 + spec.spread * u(rng)), spec.material.density);
+    p.vel = spec.speed * Vec3(u(rng), u(rng), u(rng));
+    s.particles.add(p);
+  }
+  const double rMin = spec.radius * (1.0 - spec.spread);
+  s.setDt(spec.dtFactor * rMin * std::sqrt(spec.material.density / spec.material.young));
+  s.setDamping(spec.damping);
+  return s;
+}
+
 Scene depositionScene(const DepositionSpec& spec) {
   Scene s;
   s.materials.push_back(spec.material);

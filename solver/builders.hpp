@@ -44,6 +44,25 @@ Scene settledBed(const DepositionSpec& spec);
 
 // Coordination number: 2 (real sphere-sphere contacts) + (real sphere-wall contacts) per sphere.
 double contactsPerSphere(const Scene& scene);
+// A periodic cell H filled with m^3 spheres on the lattice of fractional coordinates (i + 1/2)/m,
+// each moved by a random jitter (fraction `jitter` of the lattice spacing in every fractional
+// coordinate), radii radius (1 +- spread) uniform, random fluctuation velocities with components in
+// [-speed, speed]; no gravity. dt = dtFactor * r_min sqrt(rho/E). With radius near half the spacing
+// it is a dense packing with overlaps (real contacts from the first step).
+struct PeriodicLatticeSpec {
+  Mat3 H = Mat3::Identity();
+  std::size_t m = 6;
+  double radius = 0.08;
+  double spread = 0.0;
+  double jitter = 0.1;
+  double speed = 0.0;
+  Material material{2600.0, 1e7, 0.2, 0.4};
+  double damping = 0.0;
+  double dtFactor = 0.3;
+  std::uint64_t seed = 1;
+};
+Scene periodicLatticeScene(const PeriodicLatticeSpec& spec);
+
 // One free rigid body at the origin (mass 1 kg, radius 1 m, no gravity, no damping) with principal
 // inertia I, orientation q0 (body -> space) and on-step body-frame angular velocity w0Body,
 // integrated with the given rotation algorithm.

@@ -27,18 +27,24 @@ inline void separate(Contact& c) {
 }
 
 // Geometry + law for one contact at t_n; a contact whose bodies do not overlap gives no force.
-inline void evaluate(const Particles& p, Contact& c, double dt) {
+inline void evaluate(const Particles& p, Contact& c, double dt, const PeriodicShift* shift) {
   const std::uint32_t i1 = c.id1, i2 = c.id2;
   SpherePair s;
+  Vec3 x2 = p.pos[i2], v2 = p.vel[i2];
+  if (shift && !c.cellDist.isZero()) {  // periodic image of particle 2
+    const Vec3 k = c.cellDist.cast<double>();
+    x2 += shift->H * k;
+    v2 += shift->vel * k;
+  }
   switch (c.type) {  // dispatch on the shape pair
     case ContactType::SphereSphere: {
       const double rs = p.radius[i1] + p.radius[i2];
-      if (!((p.pos[i2] - p.pos[i1]).squaredNorm() < rs * rs)) {  // quick exit: no overlap
+      if (!((x2 - p.pos[i1]).squaredNorm() < rs * rs)) {  // quick exit: no overlap
         if (c.real) separate(c);
         else if (c.dissipated != 0.0) c.dissipated = 0.0;
         return;
       }
-      s = sphereSpherePair(p.pos[i1], p.radius[i1], p.pos[i2], p.radius[i2]);
+      s = sphereSpherePair(p.pos[i1], p.radius[i1], x2, p.radius[i2]);
       break;
     }
     case ContactType::SphereWall:
@@ -51,7 +57,7 @@ inline void evaluate(const Particles& p, Contact& c, double dt) {
     return;
   }
   s.v1 = p.vel[i1];
-  s.v2 = p.vel[i2];
+  s.v2 = v2;
   s.w1 = p.angVel[i1];
   s.w2 = p.angVel[i2];
   const bool isNew = c.real == 0;
@@ -70,7 +76,8 @@ inline void evaluate(const Particles& p, Contact& c, double dt) {
 
 }  // namespace
 
-ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch) {
+ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
+                                const PeriodicShift* shift) {
   const std::size_t nc = contacts.size();
   const std::size_t nBlocks = (nc + kEnergyBlock - 1) / kEnergyBlock;
   scratch.blocks.assign(nBlocks, ContactStageResult{});
@@ -81,7 +88,7 @@ ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt,
     ContactStageResult sums;
     const std::size_t end = std::min(nc, (b + 1) * kEnergyBlock);
     for (std::size_t k = b * kEnergyBlock; k < end; ++k) {
-      evaluate(p, items[k], dt);
+      evaluate(p, items[k], dt, shift);
       sums.elastic += items[k].elastic;
       sums.dissipated += items[k].dissipated;
     }

@@ -21,8 +21,17 @@ struct ContactScratch {
   std::vector<ContactStageResult> blocks;  // fixed-size block sums (deterministic reduction)
 };
 
+// Periodic cell: particle 2 of a contact with cellDist k enters as its image, position x2 + H k
+// (seed "Collision detection in periodic cell") and mid-step velocity v2 + V k with
+// V = L_{n-1/2} (H_n + H_{n-1})/2 = (H_n - H_{n-1})/dt, the velocity of the image point H k between
+// t_n-1 and t_n (Woo's intrShiftVel; verification theory 4.3: image velocity v_j + L H k).
+struct PeriodicShift {
+  Mat3 H, vel;
+};
+
 // Evaluates all contacts at t_n from on-step positions and mid-step velocities, and adds their
-// forces and torques to p.force and p.torque.
-ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch);
+// forces and torques to p.force and p.torque. shift: the periodic cell's image shift, or nullptr.
+ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
+                                const PeriodicShift* shift = nullptr);
 
 }  // namespace dem

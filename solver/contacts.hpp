@@ -24,6 +24,9 @@ struct Contact {
   ContactType type = ContactType::SphereSphere;
   std::uint8_t real = 0;           // 1 while the bodies overlap (u_N < 0)
   ContactPhysics phys;             // kn, ks, tan(phi): created once with the contact
+  // Periodic cell (solver/periodic_collider.hpp): particle 2 takes part through its image shifted by
+  // H cellDist (Yade's Interaction.cellDist); zero in aperiodic scenes.
+  Eigen::Vector3i cellDist = Eigen::Vector3i::Zero();
 
   // History in local contact coordinates (seed "Local contact coordinates"); valid while real.
   Quat frame = Quat::Identity();   // local -> global rotation; its local x axis is the normal

@@ -27,6 +27,17 @@ struct EnergyLedger {
   double elastic = 0.0;     // energy stored in contact springs
   double dampingDissipated = 0.0;   // work removed by Cundall numerical damping, >= 0 in practice
   double frictionDissipated = 0.0;  // work dissipated by Coulomb sliding, >= 0
+  // Periodic deforming cell (Scene::cell): work done on the packing by the cell's deformation,
+  // W = sum over steps of dt D_{n+1/2} : (S_n + S_{n+1})/2 with S = V sigma (Love-Weber, stress.hpp)
+  // and D the symmetric part of L: the medium spin W = (L - L^T)/2 co-rotates the particles
+  // (homoDeform) and does no work on the contacts (their relative velocity from the affine field
+  // and the medium spin is D l). It enters the balance as an input:
+  // kinetic + rotational + elastic + dissipated - cellWork = constant, where in a deforming cell
+  // kinetic and rotational are the fluctuation energies (integrator.hpp).
+  double cellWork = 0.0;
+  // Deforming cell only: kinetic energy of the total on-step velocities (fluctuation + L_n x_n), for
+  // comparison with the fluctuation energy `kinetic` (Yade's pbc tests); 0 without a cell.
+  double kineticTotal = 0.0;
   double time = 0.0;                // t_n
   std::uint64_t step = 0;           // n
 
@@ -34,7 +45,7 @@ struct EnergyLedger {
   double dampingPending = 0.0;
 
   double total() const {
-    return kinetic + rotational + gravity + elastic + dampingDissipated + frictionDissipated;
+    return kinetic + rotational + gravity + elastic + dampingDissipated + frictionDissipated - cellWork;
   }
 };
 

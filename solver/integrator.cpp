@@ -13,8 +13,9 @@ namespace {
 // Returns the new mid-step velocity; writes the on-step velocity estimate and the damping force.
 struct Kick {
   Vec3 vNew;      // v(t+dt/2)
-  Vec3 vOnStep;   // v(t) estimate with the applied acceleration
+  Vec3 vOnStep;   // v(t) estimate with the applied acceleration (deforming cell: fluctuation part)
   Vec3 dampForce; // D = -lambda sgn(...) F, per component (zero on blocked axes)
+  Vec3 vFluctPrev = Vec3::Zero(), vFluctNew = Vec3::Zero();  // deforming cell only: fluctuation parts of v(t-dt/2), v(t+dt/2)
 };
 
 // first: the particle has not been integrated yet (stored velocity is the user's on-step v(0)).
@@ -46,6 +47,45 @@ inline Kick kick(const Vec3& v, const Vec3& F, double invMass, double dt, double
       k.vNew[w] = v[w] + aDamped * dt;
     }
   }
+  return k;
+}
+
+// Linear kick in a deforming cell (seed "Motion in uniformly deforming space", solver/cell.hpp):
+// damping, blocked axes and the energy estimate act on the fluctuation velocity
+//   v_f(t-dt/2) = v(t-dt/2) - L_{n-1/2} (x_n - v(t-dt/2) dt/2)      (field at the mid-step position)
+// (on a particle's first step the stored v is on-step: v_f = v - L_{n-1/2} x_n); the new total velocity
+// is the seed's update
+//   v(t+dt/2) = ImLL4hInv [ LmL x_n + IpLL4h v(t-dt/2) + a dt ]
+// (its dt/2 form from v(0) on an adjusted first step). A particle on the affine field of a steady L,
+// started by Scene::startOnAffineField, has v_f = 0 exactly.
+inline Kick homoDeformVelocity(const HomoDeform& h, const Vec3& v, const Vec3& x, const Vec3& F, double invMass,
+                               double dt, double lambda, bool first, bool adjust, std::uint8_t blockedAxes) {
+  const bool half = first && adjust;
+  const Vec3 vf = v - h.lPrev * (first ? x : Vec3(x - 0.5 * dt * v));
+  Kick k = kick(vf, F, invMass, dt, lambda, first, adjust, blockedAxes);
+  const Vec3 aDt = k.vNew - vf;  // damped acceleration times dt (dt/2 on an adjusted first step)
+  const Vec3 vNew = half ? Vec3(h.imll4hInvHalf * (h.lml * x + h.ipll4hHalf * v + aDt))
+                         : Vec3(h.imll4hInv * (h.lml * x + h.ipll4h * v + aDt));
+  k.vFluctPrev = vf;
+  k.vFluctNew = k.vNew;
+  k.vNew = vNew;
+  for (int w = 0; w < 3; ++w)
+    if (blockedAxes & (1u << w)) k.vNew[w] = v[w];
+  return k;
+}
+
+// Angular kick of a spherical body in a deforming cell: damping and energy on the fluctuation
+// w - w_L; w(t+dt/2) = w(t-dt/2) + dt T/I + w_L(L_{n+1/2}) - w_L(L_{n-1/2}) (seed "Angular velocity",
+// with the sign of w_L from theory 4.3).
+inline Kick mediumSpinKick(const HomoDeform& h, const Vec3& w, const Vec3& T, double invI, double dt, double lambda,
+                           bool first, bool adjust, std::uint8_t blockedAxes) {
+  const Vec3 wf = w - h.spinPrev;
+  Kick k = kick(wf, T, invI, dt, lambda, first, adjust, blockedAxes);
+  k.vFluctPrev = wf;
+  k.vFluctNew = k.vNew;
+  k.vNew = k.vNew + h.spinPrev + h.deltaSpin;
+  for (int a = 0; a < 3; ++a)
+    if (blockedAxes & (1u << a)) k.vNew[a] = w[a];
   return k;
 }
 
@@ -82,7 +122,7 @@ inline AsphericalRotation rotateAsphericalDamped(const Particles& p, std::size_t
 }  // namespace
 
 void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSettings& settings,
-               EnergyLedger& ledger, IntegratorScratch& scratch) {
+               EnergyLedger& ledger, IntegratorScratch& scratch, const HomoDeform* homo) {
   const std::size_t n = p.size();
   const std::size_t nBlocks = (n + kEnergyBlock - 1) / kEnergyBlock;
   scratch.blocks.assign(nBlocks, IntegratorScratch::Sums{});
@@ -99,18 +139,22 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
       const std::uint8_t blocked = p.blocked[i];
       const double m = p.mass[i];
 
-      // Translation, seed eq. (28) with damping eq. (34).
-      const Kick lin = kick(p.vel[i], p.force[i], 1.0 / m, dt, lambda, first, adjust, blocked);
+      // Translation, seed eq. (28) with damping eq. (34); in a deforming cell the kick acts on the
+      // fluctuation velocity and the field's change is added by homoDeformVelocity.
+      const Kick lin = homo ? homoDeformVelocity(*homo, p.vel[i], p.pos[i], p.force[i], 1.0 / m, dt, lambda, first,
+                                                 adjust, blocked)
+                            : kick(p.vel[i], p.force[i], 1.0 / m, dt, lambda, first, adjust, blocked);
       // Energy at t_n; damping work: trapezoid halves on each side of t_n.
       const double ek = 0.5 * m * lin.vOnStep.squaredNorm();
+      if (homo) sums.kineticTotal += 0.5 * m * (lin.vOnStep + homo->lNow * p.pos[i]).squaredNorm();
       sums.kinetic += ek;
       if (blocked)
         for (int w = 0; w < 6; ++w)
           if ((blocked & (1u << w)) && (w < 3 ? p.vel[i][w] : p.angVel[i][w - 3]) != 0.0) sums.driven = true;
       for (int w = 0; w < 3; ++w)
         if (!(blocked & (1u << w))) sums.gravity -= m * gravity[w] * p.pos[i][w];
-      if (!first) sums.dampingNow -= 0.5 * dt * lin.dampForce.dot(p.vel[i]);
-      sums.dampingPending -= 0.5 * dt * lin.dampForce.dot(lin.vNew);
+      if (!first) sums.dampingNow -= 0.5 * dt * lin.dampForce.dot(homo ? lin.vFluctPrev : p.vel[i]);
+      sums.dampingPending -= 0.5 * dt * lin.dampForce.dot(homo ? lin.vFluctNew : lin.vNew);
       p.vel[i] = lin.vNew;
       p.pos[i] += dt * lin.vNew;  // seed eq. (28)
 
@@ -128,12 +172,14 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
         // Rotation of a spherical node (or of a body whose rotations are all prescribed): angular
         // acceleration T / I11.
         const double I = p.inertia[i][0];
-        const Kick rot = kick(p.angVel[i], p.torque[i], 1.0 / I, dt, lambda, first, adjust,
-                              static_cast<std::uint8_t>(blocked >> 3));
+        const std::uint8_t blockedRot = static_cast<std::uint8_t>(blocked >> 3);
+        const bool spin = homo && !p.isAspherical(i);  // aspherical: W treated as zero (seed)
+        Kick rot = spin ? mediumSpinKick(*homo, p.angVel[i], p.torque[i], 1.0 / I, dt, lambda, first, adjust, blockedRot)
+                        : kick(p.angVel[i], p.torque[i], 1.0 / I, dt, lambda, first, adjust, blockedRot);
         er = p.isAspherical(i) ? rotationalEnergy(p.ori[i].conjugate() * rot.vOnStep, p.inertia[i])
                                : 0.5 * I * rot.vOnStep.squaredNorm();
-        if (!first) sums.dampingNow -= 0.5 * dt * rot.dampForce.dot(p.angVel[i]);
-        sums.dampingPending -= 0.5 * dt * rot.dampForce.dot(rot.vNew);
+        if (!first) sums.dampingNow -= 0.5 * dt * rot.dampForce.dot(spin ? rot.vFluctPrev : p.angVel[i]);
+        sums.dampingPending -= 0.5 * dt * rot.dampForce.dot(spin ? rot.vFluctNew : rot.vNew);
         p.angVel[i] = rot.vNew;
         p.angMom[i] = p.isAspherical(i) ? Vec3(p.ori[i] * p.inertia[i].cwiseProduct(p.ori[i].conjugate() * rot.vNew))
                                         : Vec3(I * rot.vNew);
@@ -161,12 +207,14 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
     if (total.firstNonFinite == IntegratorScratch::npos) total.firstNonFinite = s.firstNonFinite;
     total.driven = total.driven || s.driven;
     total.kinetic += s.kinetic;
+    total.kineticTotal += s.kineticTotal;
     total.rotational += s.rotational;
     total.gravity += s.gravity;
     total.dampingNow += s.dampingNow;
     total.dampingPending += s.dampingPending;
   }
   ledger.kinetic = total.kinetic;
+  ledger.kineticTotal = total.kineticTotal;
   ledger.rotational = total.rotational;
   ledger.gravity = total.gravity;
   ledger.dampingDissipated += ledger.dampingPending + total.dampingNow;

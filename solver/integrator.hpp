@@ -8,7 +8,15 @@
 //   clumps        members are skipped (their clump body is integrated, solver/clump.hpp)
 //   aspherical    bodies with unequal principal moments rotate by Euler's equations with the
 //                 scene's RotationAlgorithm (solver/rotation.hpp); torque damped as in Yade.
+//   homoDeform    in a periodic deforming cell (solver/cell.hpp, `homo` non-null) the linear velocity
+//                 follows the seed's "Motion in uniformly deforming space" update with the per-step
+//                 matrices of HomoDeform, and spherical bodies' angular velocity gains the change of
+//                 the medium spin w_L; damping acts on the fluctuation velocities (v - L_{n-1/2} x_n,
+//                 w - w_L, Woo's pprevFluctVel), and the ledger's kinetic energies are those of the
+//                 fluctuations at t_n (v_n - L_n x_n, w_n - w_L). Aspherical bodies rotate with W
+//                 treated as zero (seed's warning). Blocked axes keep their prescribed velocity.
 
+#include "cell.hpp"
 #include "energy.hpp"
 #include "particles.hpp"
 #include "rotation.hpp"
@@ -32,6 +40,7 @@ struct IntegratorScratch {
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
   struct Sums {
     double kinetic = 0.0, rotational = 0.0, gravity = 0.0, dampingNow = 0.0, dampingPending = 0.0;
+    double kineticTotal = 0.0;  // deforming cell: total on-step velocities
     double maxKinetic = -1.0;
     std::size_t fastest = npos, firstNonFinite = npos;
     bool driven = false;
@@ -46,7 +55,8 @@ inline constexpr std::size_t kEnergyBlock = 1024;
 
 // Advances every particle by one step from the forces and torques already accumulated in p.force
 // and p.torque (gravity included), and fills the ledger's kinetic, gravity and damping terms at t_n.
+// homo: the homogeneous-deformation terms of this step, or nullptr (no cell, or homoDeform off).
 void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSettings& settings,
-               EnergyLedger& ledger, IntegratorScratch& scratch);
+               EnergyLedger& ledger, IntegratorScratch& scratch, const HomoDeform* homo = nullptr);
 
 }  // namespace dem

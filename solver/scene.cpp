@@ -130,8 +130,23 @@ void Scene::applyFields() {
 // cumulative through t_n (the slip between t_n-1 and t_n).
 void Scene::contactForces() {
   if (particles.size() < 2) return;
-  collider.update(particles, materials, contacts);
-  const ContactStageResult r = contactStage(particles, contacts, dt_, contactScratch_);
+  ContactStageResult r;
+  if (cell) {
+    periodicCollider.update(particles, *cell, materials, contacts);
+    const PeriodicShift shift{cell->H(), cell->imageVelocity()};
+    r = contactStage(particles, contacts, dt_, contactScratch_, &shift);
+    // Love-Weber stress at t_n and the cell's work over the last step (trapezoid, energy.hpp).
+    const Mat3 S = contactStressSum(particles, contacts, cell->H());
+    stress = S / cell->volume();
+    if (stepCount > 0) {
+      const Mat3 D = 0.5 * (cell->velGrad() + cell->velGrad().transpose());  // L_{n-1/2}, symmetric part
+      energy.cellWork += 0.5 * dt_ * (prevStressSum_ + S).cwiseProduct(D).sum();
+    }
+    prevStressSum_ = S;
+  } else {
+    collider.update(particles, materials, contacts);
+    r = contactStage(particles, contacts, dt_, contactScratch_);
+  }
   energy.elastic = r.elastic;
   energy.frictionDissipated += r.dissipated;
 }
@@ -146,11 +161,50 @@ void Scene::step() {
   contactForces();
   energy.step = stepCount;
   clumps.aggregate(particles);
-  integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_);
+  if (cell && cell->homoDeform) {
+    const HomoDeform homo = homoDeformTerms(*cell, dt_);  // position-independent terms, once per step
+    integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_, &homo);
+  } else {
+    integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_);
+  }
   clumps.placeMembers(particles);
+  if (cell) {
+    cell->advance(dt_);  // H_{n+1}, eq. (33)
+    if (cell->flipFlippable) flipCell();
+  }
   ++stepCount;
   time += dt_;
   checkRunaway();
+}
+
+bool Scene::flipCell() {
+  if (!cell) return false;
+  const Eigen::Matrix3i F = cell->flip();
+  if (F == Eigen::Matrix3i::Identity()) return false;
+  // det F = 1: F^{-1} is the integer adjugate; rounding the double inverse gives it exactly.
+  const Eigen::Matrix3i Finv = F.cast<double>().inverse().array().round().cast<int>().matrix();
+  for (Contact& c : contacts.items) c.cellDist = Finv * c.cellDist;
+  periodicCollider.invalidate();
+  return true;
+}
+
+void Scene::startOnAffineField() {
+  if (!cell) throw std::logic_error("scene: startOnAffineField needs a cell; call setCell() first");
+  if (!(dt_ > 0.0)) throw std::logic_error("scene: startOnAffineField needs dt; call setDt() first");
+  const Mat3& L = cell->nextVelGrad();
+  const Mat3 toMid = (Mat3::Identity() + 0.5 * dt_ * L).inverse();  // theory 4.3: v(-dt/2) = (I + L dt/2)^{-1} L x0
+  const Vec3 wL = mediumSpin(L);
+  Particles& p = particles;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p.isClumpMember(i) || p.blocked[i] != 0 || p.isWall(i)) continue;
+    p.vel[i] = toMid * (L * p.pos[i] + p.vel[i]);  // (I + L dt/2)^{-1} (L x0 + v_f)
+    if (!p.isAspherical(i)) {
+      p.angVel[i] += wL;
+      p.angMom[i] = p.inertia[i][0] * p.angVel[i];
+    }
+    p.velMidstep[i] = 1;
+  }
+  cell->assumeSteadyVelGrad(dt_);
 }
 
 void Scene::run(std::uint64_t steps) {

@@ -9,8 +9,12 @@
 //   5. runaway check (runaway.hpp): a non-finite state, or energy gained in a closed system, stops
 //      with RunawayError naming the step, a particle, dt and the estimated critical dt.
 // With setDtFromStiffness, dt is set before step 1 when due (see there).
+// With a periodic cell (setCell), the integrator applies the cell's homogeneous deformation
+// (solver/cell.hpp) and the cell advances by eq. (33) after the particles (H_n is the cell of the
+// contact stage at t_n).
 
 #include "collider.hpp"
+#include "cell.hpp"
 #include "contact_loop.hpp"
 #include "contacts.hpp"
 #include "clump.hpp"
@@ -20,9 +24,12 @@
 #include "particles.hpp"
 #include "runaway.hpp"
 #include "timestep.hpp"
+#include "periodic_collider.hpp"
+#include "stress.hpp"
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace dem {
@@ -34,12 +41,17 @@ class Scene {
   // body's material index to be valid (checked before the first step).
   std::vector<Material> materials;
   Collider collider;     // set collider.verletDist before the first step
+  PeriodicCollider periodicCollider;  // used instead of collider when the scene has a cell
   ContactStore contacts;
   Clumps clumps;
   Vec3 gravity = Vec3::Zero();
   EnergyLedger energy;
   double time = 0.0;
   std::uint64_t stepCount = 0;
+  // Periodic deforming cell (solver/cell.hpp); none: aperiodic space.
+  std::optional<Cell> cell;
+  // Periodic scenes: Love-Weber contact stress at t_n (solver/stress.hpp), updated every step.
+  Mat3 stress = Mat3::Zero();
 
   // Optional user force field, called every step after gravity and before contacts; it adds to
   // particles.force / particles.torque (time is t_n).
@@ -84,6 +96,26 @@ class Scene {
 
   // Runaway detection after every step (runaway.hpp); runaway.energyCheck turns criterion 2 off.
   RunawayMonitor runaway;
+  // Makes the scene periodic with this cell (set its velocity gradient with cell->setVelGrad).
+  void setCell(const Cell& c) { cell = c; }
+
+  // Starts every free particle consistently on the affine field of the cell's (next) velocity
+  // gradient L (verification theory 4.3): the stored velocity becomes the mid-step
+  //   v(-dt/2) = (I + L dt/2)^{-1} (L x_0 + v_f),
+  // with the particle's current velocity v_f taken as its fluctuation velocity at -dt/2 (the
+  // integrator's fluctuation v - L (x - v dt/2) is then exactly v_f), spherical
+  // bodies' angular velocity gains the medium spin w_L, the particles are marked as integrated
+  // (velMidstep = 1, no first-step adjustment) and the cell's previous gradient is set to L (steady
+  // deformation). Then non-interacting particles keep their fractional coordinates H^{-1} x to
+  // round-off for any constant L. Call after setDt and setCell, before the first step; clump
+  // members and blocked particles are left as they are (clump bodies are started like spheres,
+  // without the spin term). Throws std::logic_error without a cell or dt.
+  void startOnAffineField();
+
+  // Flips the cell (Cell::flip) and maps every contact's cellDist k to F^{-1} k, so that each
+  // contact keeps the same image (x2 + H k unchanged); the collider rebuilds its lists at the next
+  // step. Returns whether the cell changed. Called after every step when cell->flipFlippable.
+  bool flipCell();
 
   void step();
   void run(std::uint64_t steps);
@@ -102,6 +134,7 @@ class Scene {
   IntegratorScratch integratorScratch_;
   ContactScratch contactScratch_;
   std::size_t validatedParticles_ = 0;
+  Mat3 prevStressSum_ = Mat3::Zero();  // V sigma at t_{n-1} (cell work trapezoid)
 
   void validate();
   void updateDtFromStiffness();

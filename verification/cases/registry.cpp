@@ -33,6 +33,11 @@ std::vector<Case> allCases() {
       criticalTimestepSphereSphereCase(),
       dampedOscillatorCase(),
       quasiStaticSpringCase(),
+      cellNilpotentExactCase(),
+      cellStretchConvergenceCase(),
+      affineMotionCase(),
+      energySimpleShearCase(),
+      kineticEnergyMovingCellCase(),
   };
 }
 

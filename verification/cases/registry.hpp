@@ -37,6 +37,11 @@ Case criticalTimestepSphereWallCase();
 Case criticalTimestepSphereSphereCase();
 Case dampedOscillatorCase();
 Case quasiStaticSpringCase();
+Case cellNilpotentExactCase();
+Case cellStretchConvergenceCase();
+Case affineMotionCase();
+Case energySimpleShearCase();
+Case kineticEnergyMovingCellCase();
 
 std::vector<Case> allCases();
 

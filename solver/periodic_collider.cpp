@@ -1,0 +1,223 @@
+#include "periodic_collider.hpp"
+
+#include "collider.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace dem {
+
+namespace {
+
+inline bool isUpper(std::uint32_t tag) { return (tag & 1u) != 0; }
+inline std::uint32_t idOf(std::uint32_t tag) { return tag >> 1; }
+
+bool pairAllowed(const Particles& p, std::size_t a, std::size_t b) { return a != b && p.mayContact(a, b); }
+
+}  // namespace
+
+bool periodicBoxesOverlap(const Vec3& sa, const Vec3& ha, const Vec3& sb, const Vec3& hb, Eigen::Vector3i& k) {
+  for (int w = 0; w < 3; ++w) {
+    const double kw = std::round(sa[w] - sb[w]);  // the only image of b that can overlap a
+    if (!(std::abs(sa[w] - (sb[w] + kw)) <= ha[w] + hb[w])) return false;
+    k[w] = static_cast<int>(kw);
+  }
+  return true;
+}
+
+namespace {
+
+// Transformed centre and half-widths of body i's box: s = H^{-1} x, h_w = (r + dL) |row_w(H^{-1})|.
+void transformedBox(const Particles& p, std::size_t i, const Mat3& invH, const Vec3& rowNorm, double dL, Vec3& s,
+                    Vec3& h) {
+  s = invH * p.pos[i];
+  h = p.isClump[i] ? Vec3::Zero() : Vec3((p.radius[i] + dL) * rowNorm);
+}
+
+Vec3 rowNorms(const Mat3& invH) { return Vec3(invH.row(0).norm(), invH.row(1).norm(), invH.row(2).norm()); }
+
+void checkBox(std::size_t i, const Vec3& h) {
+  for (int w = 0; w < 3; ++w)
+    if (!(2.0 * h[w] < 0.5)) {
+      std::ostringstream s;
+      s << "particle " << i << ": its bounding box spans " << 2.0 * h[w] << " of the periodic cell along transformed axis "
+        << w << "; expected less than half the cell (enlarge the cell, flip it, or use smaller particles)";
+      throw std::invalid_argument(s.str());
+    }
+}
+
+}  // namespace
+
+std::vector<PeriodicPair> bruteForcePeriodicPairs(const Particles& p, const Cell& cell, double dL) {
+  const std::size_t n = p.size();
+  const Vec3 rn = rowNorms(cell.invH());
+  std::vector<Vec3> s(n), h(n);
+  for (std::size_t i = 0; i < n; ++i) transformedBox(p, i, cell.invH(), rn, dL, s[i], h[i]);
+  std::vector<PeriodicPair> pairs;
+  Eigen::Vector3i k;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j) {
+      if (!pairAllowed(p, i, j)) continue;
+      if (periodicBoxesOverlap(s[i], h[i], s[j], h[j], k))
+        pairs.emplace_back(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j), std::array<int, 3>{k[0], k[1], k[2]});
+    }
+  return pairs;
+}
+
+void PeriodicCollider::computeBoxes(const Particles& p, const Cell& cell) {
+  const std::size_t n = p.size();
+  s_.resize(n);
+  half_.resize(n);
+  const Mat3& invH = cell.invH();
+  const Vec3 rn = rowNorms(invH);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (p.isWall(i))
+      throw std::invalid_argument("particle " + std::to_string(i) + ": walls are not supported in a periodic cell");
+    transformedBox(p, i, invH, rn, dL_, s_[i], half_[i]);
+    if (!allFinite(s_[i]))
+      throw std::invalid_argument("particle " + std::to_string(i) + ": position is not finite (periodic collider)");
+    checkBox(i, half_[i]);
+  }
+}
+
+void PeriodicCollider::handleInversion(std::uint32_t a, std::uint32_t b, const Particles& p,
+                                       const std::vector<Material>& materials, ContactStore& contacts) const {
+  if (!pairAllowed(p, a, b)) return;
+  const std::uint32_t i1 = std::min(a, b), i2 = std::max(a, b);
+  Eigen::Vector3i k;
+  const bool ov = periodicBoxesOverlap(s_[i1], half_[i1], s_[i2], half_[i2], k);
+  const std::int64_t idx = contacts.find(i1, i2);
+  if (ov && idx < 0) {
+    Contact c = makeContact(p, materials, i1, i2);
+    c.cellDist = k;
+    contacts.add(c);
+  } else if (ov) {
+    Contact& c = contacts.items[static_cast<std::size_t>(idx)];
+    if (!c.real) c.cellDist = k;  // another image (only possible after a jump of a whole box)
+  } else if (idx >= 0) {
+    contacts.remove(static_cast<std::size_t>(idx));
+  }
+}
+
+bool PeriodicCollider::update(const Particles& p, const Cell& cell, const std::vector<Material>& materials,
+                              ContactStore& contacts) {
+  dL_ = sweepLengthFor(p, verletDist);
+  computeBoxes(p, cell);
+  const bool full = !initialised_ || bodies_ != p.size();
+  if (full) {
+    fullRun(p, materials, contacts);
+  } else {
+    bool rebuilt = false;
+    for (int w = 0; w < 3 && !rebuilt; ++w) {
+      for (Bound& b : lists_[w].v) {
+        const std::uint32_t id = idOf(b.tag);
+        b.coord = (isUpper(b.tag) ? s_[id][w] + half_[id][w] : s_[id][w] - half_[id][w]) - b.period;
+      }
+      int passes = 0;
+      while (insertionSortPass(w, p, materials, contacts))
+        if (++passes > 8) {  // far from sorted (a jump): rebuild from scratch
+          fullRun(p, materials, contacts);
+          rebuilt = true;
+          break;
+        }
+    }
+  }
+  ++runs_;
+  return true;
+}
+
+void PeriodicCollider::fullRun(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts) {
+  const std::size_t n = p.size();
+  const auto before = [](const Bound& x, const Bound& y) {
+    return x.coord < y.coord || (x.coord == y.coord && !isUpper(x.tag) && isUpper(y.tag));
+  };
+  for (int w = 0; w < 3; ++w) {
+    auto& v = lists_[w].v;
+    v.resize(2 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto id = static_cast<std::uint32_t>(i);
+      for (int up = 0; up < 2; ++up) {
+        const double val = up ? s_[i][w] + half_[i][w] : s_[i][w] - half_[i][w];
+        const double period = std::floor(val);  // the bound's period; coord in [0, 1)
+        v[2 * i + up] = {val - period, static_cast<std::int32_t>(period), (id << 1) | static_cast<std::uint32_t>(up)};
+      }
+    }
+    std::sort(v.begin(), v.end(), before);
+    lists_[w].lo = 0;
+  }
+  // Existing entries that no longer overlap go (others take the image they overlap with).
+  Eigen::Vector3i k;
+  for (std::size_t m = contacts.size(); m-- > 0;) {
+    Contact& c = contacts.items[m];
+    if (c.id1 >= n || c.id2 >= n || !periodicBoxesOverlap(s_[c.id1], half_[c.id1], s_[c.id2], half_[c.id2], k))
+      contacts.remove(m);
+    else if (!c.real)
+      c.cellDist = k;
+  }
+  // Sweep x: from each lower bound to its own upper bound (circularly: across || into the next
+  // period), every lower bound met is a candidate.
+  const auto& v = lists_[0].v;
+  const std::size_t N = v.size();
+  for (std::size_t m = 0; m < N; ++m) {
+    if (isUpper(v[m].tag)) continue;
+    const std::uint32_t a = idOf(v[m].tag);
+    for (std::size_t step = 1; step < N; ++step) {
+      const std::uint32_t t = v[(m + step) % N].tag;
+      if (isUpper(t)) {
+        if (idOf(t) == a) break;
+        continue;
+      }
+      handleInversion(a, idOf(t), p, materials, contacts);
+    }
+  }
+  initialised_ = true;
+  bodies_ = n;
+  ++fullRuns_;
+}
+
+// One insertion-sort pass over the circular list of axis w (seed "Periodic insertion sort
+// algorithm"); returns whether it exchanged or wrapped anything.
+bool PeriodicCollider::insertionSortPass(int w, const Particles& p, const std::vector<Material>& materials,
+                                         ContactStore& contacts) {
+  auto& v = lists_[w].v;
+  std::size_t& lo = lists_[w].lo;
+  const std::size_t N = v.size();
+  if (N < 2) return false;
+  const auto prev = [N](std::size_t i) { return i == 0 ? N - 1 : i - 1; };
+  const auto next = [N](std::size_t i) { return i + 1 == N ? 0 : i + 1; };
+  bool changed = false;
+  for (std::size_t i = 0; i < N; ++i) {
+    // (||.) the first element fell below the lower period boundary: previous period, || moves right
+    if (i == lo && v[i].coord < 0.0) {
+      v[i].period -= 1;
+      v[i].coord += 1.0;
+      lo = next(lo);
+      changed = true;
+    }
+    const std::size_t i1 = prev(i);
+    // across ||, the left neighbour is compared with the element's coordinate plus the period
+    if (!(v[i1].coord > v[i].coord + (i == lo ? 1.0 : 0.0))) continue;
+    const Bound vi = v[i];
+    std::size_t j = i1;
+    std::size_t moves = 0;
+    while (v[j].coord > vi.coord + (next(j) == lo ? 1.0 : 0.0)) {
+      const std::size_t j1 = next(j);
+      v[j1] = v[j];
+      if (j1 == lo) {  // (.||) the last element moves across ||: next period, || moves left
+        v[j1].period += 1;
+        v[j1].coord -= 1.0;
+        lo = prev(lo);
+      }
+      if (isUpper(vi.tag) != isUpper(v[j1].tag)) handleInversion(idOf(vi.tag), idOf(v[j1].tag), p, materials, contacts);
+      j = prev(j);
+      changed = true;
+      if (++moves >= N) throw std::logic_error("periodic collider: bound list out of order by a whole period");
+    }
+    v[next(j)] = vi;
+  }
+  return changed;
+}
+
+}  // namespace dem
