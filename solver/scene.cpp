@@ -72,9 +72,10 @@ void Scene::applyFields() {
 
 // Contact stage at t_n: elastic energy is the springs' state at t_n, the friction work is
 // cumulative through t_n (the slip between t_n-1 and t_n).
-void Scene::contactForces() {
+void Scene::contactForces(StageClock& clock) {
   if (particles.size() < 2) return;
   collider.update(particles, materials, contacts);
+  clock.lap(stageTimes_.collider);
   const ContactStageResult r = contactStage(particles, contacts, dt_, contactScratch_);
   energy.elastic = r.elastic;
   energy.frictionDissipated += r.dissipated;
@@ -82,14 +83,19 @@ void Scene::contactForces() {
 
 void Scene::step() {
   validate();
+  StageClock clock(stageTiming_);
   applyFields();
   if (externalForces) externalForces(particles, time);
+  clock.lap(stageTimes_.fields);
   energy.time = time;
-  contactForces();
+  contactForces(clock);
+  clock.lap(stageTimes_.contacts);
   energy.step = stepCount;
   clumps.aggregate(particles);
   integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_);
   clumps.placeMembers(particles);
+  clock.lap(stageTimes_.integrator);
+  if (stageTiming_) ++stageTimes_.steps;
   ++stepCount;
   time += dt_;
 }

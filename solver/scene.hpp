@@ -15,6 +15,7 @@
 #include "integrator.hpp"
 #include "materials.hpp"
 #include "particles.hpp"
+#include "stage_timer.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -64,16 +65,24 @@ class Scene {
   void step();
   void run(std::uint64_t steps);
 
+  // Optional wall-clock timers of the step's stages (stage_timer.hpp), off by default; they only
+  // read the clock and never change results.
+  void setStageTiming(bool on) { stageTiming_ = on; }
+  const StageTimes& stageTimes() const { return stageTimes_; }
+  void resetStageTimes() { stageTimes_ = StageTimes{}; }
+
  private:
   double dt_ = 0.0;
   IntegratorSettings integrator_;
   IntegratorScratch integratorScratch_;
   ContactScratch contactScratch_;
   std::size_t validatedParticles_ = 0;
+  bool stageTiming_ = false;
+  StageTimes stageTimes_;
 
   void validate();
   void applyFields();
-  void contactForces();
+  void contactForces(StageClock& clock);
 };
 
 }  // namespace dem
