@@ -26,9 +26,15 @@ class ThreadScope {
   int previous_;
 };
 
+// All threads: OpenMP's maximum when first asked (in main, before any ThreadScope).
+inline int allThreads() {
+  static const int all = omp_get_max_threads();
+  return all;
+}
+
 // 1 and all threads (just 1 on a one-core machine).
 inline std::vector<int> threadCounts() {
-  const int all = omp_get_max_threads();
+  const int all = allThreads();
   return all > 1 ? std::vector<int>{1, all} : std::vector<int>{1};
 }
 

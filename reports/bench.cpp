@@ -49,7 +49,11 @@ BenchFile readBenchmarks(const std::string& path) {
     BenchRun r;
     r.file = std::filesystem::path(path).filename().string();
     r.name = b.get<std::string>("name", "");
-    r.family = r.name.substr(0, r.name.find('/'));
+    // Family: the name's parts before the first argument ("collider/full/N:1000/threads:1" ->
+    // "collider/full").
+    const auto arg = r.name.find(':');
+    const auto cut = arg == std::string::npos ? std::string::npos : r.name.rfind('/', arg);
+    r.family = r.name.substr(0, cut == std::string::npos ? r.name.find('/') : cut);
     r.label = b.get<std::string>("label", "");
     r.realTime = parseNumber(b.get<std::string>("real_time", "0")).value_or(0.0);
     r.cpuTime = parseNumber(b.get<std::string>("cpu_time", "0")).value_or(0.0);

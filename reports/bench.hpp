@@ -18,7 +18,7 @@ namespace dem::report {
 struct BenchRun {
   std::string file;     // JSON file it came from
   std::string name;     // full benchmark name
-  std::string family;   // name up to the first '/'
+  std::string family;   // name up to its first argument ("collider/full"), else up to the first '/'
   std::string label;
   double realTime = 0, cpuTime = 0;  // per iteration, in timeUnit
   std::string timeUnit = "ns";

@@ -23,14 +23,16 @@ std::string shareText(const BenchRun& r, const std::string& key) {
 std::string itemName(const BenchRun& r) { return r.label.empty() ? "items" : r.label; }
 
 std::string runTable(const std::vector<BenchRun>& runs) {
-  bool hasContacts = false, hasShares = false;
+  bool hasContacts = false, hasShares = false, hasCoordination = false;
   for (const auto& r : runs) {
     hasContacts = hasContacts || r.counters.count("contacts_per_second") || r.counters.count("contacts");
+    hasCoordination = hasCoordination || r.counters.count("contacts_per_sphere");
     hasShares = hasShares || r.counters.count("collider_share");
   }
   std::string h = "<table class=\"bench\"><thead><tr><th>benchmark</th><th>N</th><th>threads</th>"
                   "<th>time / iteration</th><th>items/s</th><th>ns / item</th><th>item</th>";
   if (hasContacts) h += "<th>contacts</th><th>contacts/s</th>";
+  if (hasCoordination) h += "<th>contacts / sphere</th>";
   if (hasShares) h += "<th>collider</th><th>contacts</th><th>integrator</th>";
   h += "</tr></thead><tbody>\n";
   for (const auto& r : runs) {
@@ -44,6 +46,9 @@ std::string runTable(const std::vector<BenchRun>& runs) {
     if (hasContacts)
       h += "<td class=\"num\">" + (r.counters.count("contacts") ? fixed(r.counter("contacts"), 0) : "") +
            "</td><td class=\"num\">" + rate(r.counter("contacts_per_second")) + "</td>";
+    if (hasCoordination)
+      h += "<td class=\"num\">" +
+           (r.counters.count("contacts_per_sphere") ? fixed(r.counter("contacts_per_sphere"), 2) : "") + "</td>";
     if (hasShares)
       h += "<td class=\"num\">" + shareText(r, "collider_share") + "</td><td class=\"num\">" +
            shareText(r, "contact_share") + "</td><td class=\"num\">" + shareText(r, "integrator_share") + "</td>";

@@ -4,6 +4,7 @@
 #
 #   ./scripts/main-job.sh [--quick | --full] [--no-bench]
 #     --quick     (default) short benchmark runs, sizes 10^3..10^5: the whole job in a few minutes
+#                 (dem-bench-scene first settles its 1000-sphere bed, about 30 s of one idle core)
 #     --full      longer benchmark runs (0.5 s per figure) and the 10^6 sizes
 #     --no-bench  skip the benchmarks (the report then has no benchmark tables)
 # Exits non-zero when a verification case fails (the report is still written) or a step fails.
@@ -16,7 +17,7 @@ for a in "$@"; do
     --quick) mode=quick ;;
     --full) mode=full ;;
     --no-bench) bench=0 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) echo "main-job: unknown argument '$a' (see --help)" >&2; exit 2 ;;
   esac
 done

@@ -146,10 +146,15 @@ void Collider::computeBoxes(const Particles& p) {
 
 bool Collider::overlap(std::uint32_t a, std::uint32_t b) const { return boxesOverlap(lo_[a], hi_[a], lo_[b], hi_[b]); }
 
+bool Collider::overlappedBefore(std::uint32_t a, std::uint32_t b) const {
+  return boxesOverlap(loPrev_[a], hiPrev_[a], loPrev_[b], hiPrev_[b]);
+}
+
 void Collider::handleInversion(std::uint32_t a, std::uint32_t b, const Particles& p,
                                const std::vector<Material>& materials, ContactStore& contacts) const {
   if (!pairAllowed(p, a, b)) return;
   const bool ov = overlap(a, b);
+  if (!ov && !overlappedBefore(a, b)) return;  // no entry (see collider.hpp)
   const std::int64_t k = contacts.find(a, b);
   if (ov && k < 0) contacts.add(makeContact(p, materials, a, b));
   else if (!ov && k >= 0) contacts.remove(static_cast<std::size_t>(k));
@@ -159,6 +164,8 @@ bool Collider::update(const Particles& p, const std::vector<Material>& materials
   if (!needsRun(p)) return false;
   const bool full = !initialised_ || refPos_.size() != p.size();
   dL_ = sweepLengthFor(p, verletDist);
+  lo_.swap(loPrev_);
+  hi_.swap(hiPrev_);
   computeBoxes(p);
   if (full) {
     fullRun(p, materials, contacts);

@@ -14,6 +14,11 @@
 // (overlap) or removing it (no overlap). Equal coordinates order a lower bound before an upper
 // bound, so that "touching" boxes count as overlapping both here and in the brute-force oracle.
 //
+// An inversion of two boxes that do not overlap now needs the pair map only when they overlapped at
+// the previous run: the contact list holds exactly the allowed pairs whose boxes overlapped then,
+// so a pair that did not overlap then and does not now has no entry to remove (most inversions on
+// the bed's short axis are of such far-apart pairs; the map lookup was the collider's main cost).
+//
 // The collider runs only when some body has moved farther than dL since the last run (reference
 // positions, seed eq. (eq-verlet-trigger)): until then no two bodies can have approached by more
 // than 2 dL, so no pair outside the list can touch, and contacts that are real stay in the list.
@@ -66,12 +71,14 @@ class Collider {
  private:
   std::vector<Bound> lists_[3];
   std::vector<Vec3> lo_, hi_, refPos_;
+  std::vector<Vec3> loPrev_, hiPrev_;  // boxes of the previous run (incremental runs only)
   double dL_ = 0.0;
   std::uint64_t runs_ = 0;
   bool initialised_ = false;
 
   void computeBoxes(const Particles& p);
   bool overlap(std::uint32_t a, std::uint32_t b) const;
+  bool overlappedBefore(std::uint32_t a, std::uint32_t b) const;
   void handleInversion(std::uint32_t a, std::uint32_t b, const Particles& p,
                        const std::vector<Material>& materials, ContactStore& contacts) const;
   void fullRun(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts);

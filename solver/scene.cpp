@@ -128,11 +128,12 @@ void Scene::applyFields() {
 
 // Contact stage at t_n: elastic energy is the springs' state at t_n, the friction work is
 // cumulative through t_n (the slip between t_n-1 and t_n).
-void Scene::contactForces() {
+void Scene::contactForces(StageClock& clock) {
   if (particles.size() < 2) return;
   ContactStageResult r;
   if (cell) {
     periodicCollider.update(particles, *cell, materials, contacts);
+    clock.lap(stageTimes_.collider);
     const PeriodicShift shift{cell->H(), cell->imageVelocity()};
     r = contactStage(particles, contacts, dt_, contactScratch_, &shift);
     // Love-Weber stress at t_n and the cell's work over the last step (trapezoid, energy.hpp).
@@ -145,6 +146,7 @@ void Scene::contactForces() {
     prevStressSum_ = S;
   } else {
     collider.update(particles, materials, contacts);
+    clock.lap(stageTimes_.collider);
     r = contactStage(particles, contacts, dt_, contactScratch_);
   }
   energy.elastic = r.elastic;
@@ -155,10 +157,13 @@ void Scene::step() {
   validate();
   if (autoDtSafety_ > 0.0 && stepCount >= autoDtNext_) updateDtFromStiffness();
   if (!(dt_ > 0.0)) throw std::invalid_argument("scene: dt is not set; call setDt() with a value > 0");
+  StageClock clock(stageTiming_);
   applyFields();
   if (externalForces) externalForces(particles, time);
+  clock.lap(stageTimes_.fields);
   energy.time = time;
-  contactForces();
+  contactForces(clock);
+  clock.lap(stageTimes_.contacts);
   energy.step = stepCount;
   clumps.aggregate(particles);
   if (cell && cell->homoDeform) {
@@ -168,6 +173,8 @@ void Scene::step() {
     integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_);
   }
   clumps.placeMembers(particles);
+  clock.lap(stageTimes_.integrator);
+  if (stageTiming_) ++stageTimes_.steps;
   if (cell) {
     cell->advance(dt_);  // H_{n+1}, eq. (33)
     if (cell->flipFlippable) flipCell();

@@ -26,6 +26,7 @@
 #include "timestep.hpp"
 #include "periodic_collider.hpp"
 #include "stress.hpp"
+#include "stage_timer.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -123,6 +124,11 @@ class Scene {
   // What the last integration pass found (first non-finite particle, fastest particle, driven
   // axes): read by runaway checks outside the solver (io/runner.hpp).
   const IntegratorScratch& integrationReport() const { return integratorScratch_; }
+  // Optional wall-clock timers of the step's stages (stage_timer.hpp), off by default; they only
+  // read the clock and never change results.
+  void setStageTiming(bool on) { stageTiming_ = on; }
+  const StageTimes& stageTimes() const { return stageTimes_; }
+  void resetStageTimes() { stageTimes_ = StageTimes{}; }
 
  private:
   double dt_ = 0.0;
@@ -135,12 +141,14 @@ class Scene {
   ContactScratch contactScratch_;
   std::size_t validatedParticles_ = 0;
   Mat3 prevStressSum_ = Mat3::Zero();  // V sigma at t_{n-1} (cell work trapezoid)
+  bool stageTiming_ = false;
+  StageTimes stageTimes_;
 
   void validate();
   void updateDtFromStiffness();
   void checkRunaway();
   void applyFields();
-  void contactForces();
+  void contactForces(StageClock& clock);
 };
 
 }  // namespace dem

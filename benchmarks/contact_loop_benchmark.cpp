@@ -1,0 +1,44 @@
+// Contact loop (solver/contact_loop.hpp: geometry, Cundall law, per-particle force gather) over all
+// potential contacts of the settled deposition bed; items = contacts, so ns/item is ns per contact.
+#include "bench_common.hpp"
+#include "deposition_bed.hpp"
+#include "scene_benchmarks.hpp"
+
+namespace dem::bench {
+
+namespace {
+
+void contactLoop(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const int threads = static_cast<int>(state.range(1));
+  const ThreadScope scope(threads);
+  const Scene& bed = depositionBed(n);
+  Particles p = bed.particles;
+  ContactStore contacts = bed.contacts;
+  ContactScratch scratch;
+  const double dt = bed.dt();
+  for (int k = 0; k < 3; ++k) contactStage(p, contacts, dt, scratch);  // warm-up, untimed
+  for (auto _ : state) {
+    const ContactStageResult r = contactStage(p, contacts, dt, scratch);
+    benchmark::DoNotOptimize(r);
+    benchmark::ClobberMemory();
+  }
+  const auto items = static_cast<std::int64_t>(contacts.size());
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * items);
+  state.counters["particles"] = static_cast<double>(sphereCount(bed));
+  state.counters["omp_threads"] = threads;
+  state.counters["contacts"] = static_cast<double>(contacts.size());
+  state.counters["real_fraction"] = static_cast<double>(contacts.countReal()) / static_cast<double>(contacts.size());
+  state.SetLabel("contacts");
+}
+
+}  // namespace
+
+void registerContactLoopBenchmarks(const std::vector<std::int64_t>& sizes) {
+  auto* b = benchmark::RegisterBenchmark("contact_loop/deposition", contactLoop);
+  for (const auto n : sizes)
+    for (const int t : threadCounts()) b->Args({n, t});
+  b->ArgNames({"N", "threads"})->UseRealTime()->Unit(benchmark::kMicrosecond);
+}
+
+}  // namespace dem::bench

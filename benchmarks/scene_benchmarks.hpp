@@ -1,0 +1,14 @@
+#pragma once
+// Registration of the benchmarks on the settled deposition bed (deposition_bed.hpp); one program,
+// dem-bench-scene, so that each bed is settled once for all of them.
+
+#include <cstdint>
+#include <vector>
+
+namespace dem::bench {
+
+void registerColliderBenchmarks(const std::vector<std::int64_t>& sizes);     // collider_benchmark.cpp
+void registerContactLoopBenchmarks(const std::vector<std::int64_t>& sizes);  // contact_loop_benchmark.cpp
+void registerStepBenchmarks(const std::vector<std::int64_t>& sizes);         // step_benchmark.cpp
+
+}  // namespace dem::bench
