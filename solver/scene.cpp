@@ -91,7 +91,10 @@ void Scene::updateDtFromStiffness() {
 void Scene::checkRunaway() {
   const IntegratorScratch& s = integratorScratch_;
   const bool nonFinite = s.firstNonFinite != IntegratorScratch::npos;
-  const bool closed = !externalForces && !s.driven;
+  // A deforming cell drives the particles (homoDeform gives them the affine velocity; the
+  // ledger books only the contact stress's work): not a closed system for the energy criterion.
+  const bool deforming = cell && (!cell->velGrad().isZero(0.0) || !cell->nextVelGrad().isZero(0.0));
+  const bool closed = !externalForces && !s.driven && !deforming;
   const RunawayMonitor::Verdict v = runaway.check(energy, gravity.norm() * liftMass_, closed, nonFinite, particles.size());
   if (v == RunawayMonitor::Verdict::Ok) return;
   const std::size_t who = nonFinite ? s.firstNonFinite : s.fastest;
