@@ -315,6 +315,9 @@ EnergyLedger readLedger(Reader& r) {
 }  // namespace
 
 std::string checkpointBytes(const Scene& s) {
+  if (s.cell)
+    throw CheckpointError("checkpoint: scenes with a periodic cell are not supported by checkpoint version " +
+                          std::to_string(kCheckpointVersion) + " (the cell would be lost)");
   Writer w;
   w.out.append(kMagic, sizeof kMagic);
   w.pod(kCheckpointVersion);

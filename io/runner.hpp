@@ -7,7 +7,7 @@
 // RunawayError thrown by Scene::step itself is caught the same way. The run keeps an in-memory copy
 // of the last state that passed the checks (taken every `lastGoodInterval` steps); on a runaway it
 // writes that copy as a checkpoint (lastGoodFile) and a VTK snapshot, and reports the step, the
-// particle, dt and the estimated critical dt (io/critical_dt.hpp) of the good state.
+// particle, dt and the estimated critical dt (Scene::criticalTimestep, solver/timestep.hpp).
 
 #include "run_spec.hpp"
 #include "solver/runaway.hpp"
