@@ -19,13 +19,17 @@
 // few per cent (printed on stderr and set as the contacts_per_sphere counter).
 
 #include "bench_common.hpp"
+#include "io/checkpoint.hpp"
 #include "solver/builders.hpp"
 
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
+#include <string>
 #include <memory>
 #include <utility>
 
@@ -46,7 +50,26 @@ inline double meanSphereSpeed(const Scene& s) {
 }
 
 // Pours and settles DepositionSpec{n} (see above) on all threads (the bits do not depend on them).
+// With the environment variable DEM_BENCH_BED_CACHE set to a directory, the settled bed is kept
+// there as a checkpoint (deposition_N.ckpt, io/checkpoint.hpp) and loaded by later runs: for
+// profiling runs (scripts/profile.sh) where settling under valgrind would take hours. Delete the
+// file after changing the solver, or the bed comes from the old code.
+inline Scene settleDepositionUncached(std::size_t n);
 inline Scene settleDeposition(std::size_t n) {
+  const char* dir = std::getenv("DEM_BENCH_BED_CACHE");
+  if (!dir || !*dir) return settleDepositionUncached(n);
+  const std::string path = std::string(dir) + "/deposition_" + std::to_string(n) + ".ckpt";
+  if (std::filesystem::exists(path)) {
+    std::fprintf(stderr, "deposition bed N = %zu: loaded from %s\n", n, path.c_str());
+    return io::loadCheckpoint(path);
+  }
+  Scene s = settleDepositionUncached(n);
+  std::filesystem::create_directories(dir);
+  io::saveCheckpoint(s, path);
+  return s;
+}
+
+inline Scene settleDepositionUncached(std::size_t n) {
   const ThreadScope scope(allThreads());
   DepositionSpec spec;
   spec.n = n;
