@@ -8,7 +8,8 @@
 // When the cap is active the stored shear displacement is reduced to u_T = F_T/ks, so the spring
 // does not keep growing while sliding. The force is the force on particle 1 (particle 2 receives
 // its opposite).
-// Energies: elastic = kn u_N^2/2 + |F_T|^2/(2 ks) at t_n. Dissipation of this step: the work of the
+// Energies: elastic = kn u_N^2/2 + |F_T|^2/(2 ks) = kn u_N^2/2 + ks |u_T|^2/2 at t_n (u_T after the
+// return). Dissipation of this step: the work of the
 // shear force over the step (trapezoid, (F_T,n-1 + F_T,n)/2 . du) minus the change of the stored
 // shear energy, which reduces to the slip times the mean force:
 //   W_slip = (F_T^t - F_T,n) . (F_T,n-1 + F_T,n) / (2 ks)     (zero while sticking or frictionless)
@@ -49,7 +50,7 @@ inline CundallResult cundallLaw(const ContactPhysics& ph, const Vec3& u, double 
     r.uTz = fz / ph.ks;
   }
   r.forceLocal = Vec3(fN, fy, fz);
-  r.elastic = 0.5 * ph.kn * u[0] * u[0] + (ph.ks > 0.0 ? 0.5 * (fy * fy + fz * fz) / ph.ks : 0.0);
+  r.elastic = 0.5 * ph.kn * u[0] * u[0] + 0.5 * ph.ks * (r.uTy * r.uTy + r.uTz * r.uTz);  // |F_T|^2/(2 ks)
   return r;
 }
 

@@ -63,7 +63,7 @@ inline void evaluate(const Particles& p, Contact& c, double dt, const PeriodicSh
   const bool isNew = c.real == 0;
   const double uPrevY = isNew ? 0.0 : c.u[1], uPrevZ = isNew ? 0.0 : c.u[2];
   c.real = 1;
-  const ContactGeom g = contactGeometry(s, c, isNew, dt);
+  const ContactGeom g = isNew ? formContact(s, c, dt) : updateContact(s, c, dt);
   const CundallResult r = cundallLaw(c.phys, g.u, uPrevY, uPrevZ);
   c.u[1] = r.uTy;
   c.u[2] = r.uTz;

@@ -119,6 +119,36 @@ inline AsphericalRotation rotateAsphericalDamped(const Particles& p, std::size_t
   return r;
 }
 
+// The common case in one piece: a free spherical body (no blocked axis, already integrated, outside a
+// deforming cell). The same arithmetic as the general path below (kick with first = false and no
+// blocked axis), without its branches: the bits are the same.
+inline void integrateFreeSphere(Particles& p, std::size_t i, const Vec3& gravity, double dt, double lambda,
+                                IntegratorScratch::Sums& sums) {
+  const double m = p.mass[i];
+  const Kick lin = kick(p.vel[i], p.force[i], 1.0 / m, dt, lambda, false, false, 0);
+  const double ek = 0.5 * m * lin.vOnStep.squaredNorm();
+  sums.kinetic += ek;
+  for (int w = 0; w < 3; ++w) sums.gravity -= m * gravity[w] * p.pos[i][w];
+  sums.dampingNow -= 0.5 * dt * lin.dampForce.dot(p.vel[i]);
+  sums.dampingPending -= 0.5 * dt * lin.dampForce.dot(lin.vNew);
+  p.vel[i] = lin.vNew;
+  p.pos[i] += dt * lin.vNew;  // seed eq. (28)
+
+  const double I = p.inertia[i][0];
+  const Kick rot = kick(p.angVel[i], p.torque[i], 1.0 / I, dt, lambda, false, false, 0);
+  const double er = 0.5 * I * rot.vOnStep.squaredNorm();
+  sums.dampingNow -= 0.5 * dt * rot.dampForce.dot(p.angVel[i]);
+  sums.dampingPending -= 0.5 * dt * rot.dampForce.dot(rot.vNew);
+  p.angVel[i] = rot.vNew;
+  p.angMom[i] = I * rot.vNew;
+  p.ori[i] = (rotationQuat(rot.vNew * dt) * p.ori[i]).normalized();  // seed: q(t+dt) = Quaternion(w dt) q(t)
+  sums.rotational += er;
+  if (ek + er > sums.maxKinetic) {
+    sums.maxKinetic = ek + er;
+    sums.fastest = i;
+  }
+}
+
 }  // namespace
 
 void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSettings& settings,
@@ -135,6 +165,13 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
     for (std::size_t i = b * kEnergyBlock; i < end; ++i) {
       if (p.clump[i] != kNoClump) continue;  // clump members move with their clump (solver/clump.hpp)
       const bool first = p.velMidstep[i] == 0;
+      if (!homo && !first && p.blocked[i] == 0 && !p.isAspherical(i)) {
+        integrateFreeSphere(p, i, gravity, dt, lambda, sums);
+        if (!std::isfinite(p.pos[i].sum() + p.vel[i].sum() + p.angVel[i].sum()) &&
+            sums.firstNonFinite == IntegratorScratch::npos)
+          sums.firstNonFinite = i;
+        continue;
+      }
       const bool adjust = settings.adjVel0;
       const std::uint8_t blocked = p.blocked[i];
       const double m = p.mass[i];
@@ -159,7 +196,8 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
       p.pos[i] += dt * lin.vNew;  // seed eq. (28)
 
       double er = 0.0;
-      if (p.isAspherical(i) && !(blocked & dof::rotation)) {
+      const bool aspherical = p.isAspherical(i);
+      if (aspherical && !(blocked & dof::rotation)) {
         // Aspherical node: Euler's equations (Scene::validate rejects partially blocked rotations).
         const AsphericalRotation r = rotateAsphericalDamped(p, i, dt, lambda, first, adjust, settings.rotation);
         er = rotationalEnergy(r.out.angVelBodyOnStep, p.inertia[i]);
@@ -173,15 +211,15 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
         // acceleration T / I11.
         const double I = p.inertia[i][0];
         const std::uint8_t blockedRot = static_cast<std::uint8_t>(blocked >> 3);
-        const bool spin = homo && !p.isAspherical(i);  // aspherical: W treated as zero (seed)
+        const bool spin = homo && !aspherical;  // aspherical: W treated as zero (seed)
         Kick rot = spin ? mediumSpinKick(*homo, p.angVel[i], p.torque[i], 1.0 / I, dt, lambda, first, adjust, blockedRot)
                         : kick(p.angVel[i], p.torque[i], 1.0 / I, dt, lambda, first, adjust, blockedRot);
-        er = p.isAspherical(i) ? rotationalEnergy(p.ori[i].conjugate() * rot.vOnStep, p.inertia[i])
+        er = aspherical ? rotationalEnergy(p.ori[i].conjugate() * rot.vOnStep, p.inertia[i])
                                : 0.5 * I * rot.vOnStep.squaredNorm();
         if (!first) sums.dampingNow -= 0.5 * dt * rot.dampForce.dot(spin ? rot.vFluctPrev : p.angVel[i]);
         sums.dampingPending -= 0.5 * dt * rot.dampForce.dot(spin ? rot.vFluctNew : rot.vNew);
         p.angVel[i] = rot.vNew;
-        p.angMom[i] = p.isAspherical(i) ? Vec3(p.ori[i] * p.inertia[i].cwiseProduct(p.ori[i].conjugate() * rot.vNew))
+        p.angMom[i] = aspherical ? Vec3(p.ori[i] * p.inertia[i].cwiseProduct(p.ori[i].conjugate() * rot.vNew))
                                         : Vec3(I * rot.vNew);
         p.ori[i] = (rotationQuat(rot.vNew * dt) * p.ori[i]).normalized();
       }

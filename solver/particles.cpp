@@ -121,11 +121,6 @@ std::size_t Particles::addWall(const Vec3& point, const Vec3& normal, std::uint3
   return id;
 }
 
-bool Particles::isAspherical(std::size_t i) const {
-  const Vec3& I = inertia[i];
-  return I[0] != I[1] || I[1] != I[2];
-}
-
 void Particles::checkFinite() const {
   for (std::size_t i = 0; i < size(); ++i) {
     requireFinite(i, "pos", pos[i]);

@@ -92,7 +92,11 @@ struct Particles {
 
   bool isWall(std::size_t i) const { return shape[i] == Shape::Wall; }
 
-  bool isAspherical(std::size_t i) const;
+  // Whether the principal moments differ (an aspherical body integrated by Euler's equations).
+  bool isAspherical(std::size_t i) const {
+    const Vec3& I = inertia[i];
+    return I[0] != I[1] || I[1] != I[2];
+  }
   bool isClumpMember(std::size_t i) const { return clump[i] != kNoClump; }
   // Whether a contact between i and j may exist: neither is a clump body, and they are not members
   // of the same clump (seed "Clumps": members never contact each other).
