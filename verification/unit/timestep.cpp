@@ -172,6 +172,35 @@ BOOST_AUTO_TEST_CASE(scene_dt_from_stiffness) {
   BOOST_TEST(close(f.dt(), 0.3 * 0.1 * std::sqrt(Material{}.density / Material{}.young), 1e-14));
 }
 
+// setDtFromStiffness in a periodic cell: the periodic collider finds the contacts, and a pair across
+// the boundary (particle 2's image x2 + H k) gives the estimate of the same pair inside the cell, to
+// round-off of the branch vector (eps |x| / |d| ~ 1e-14); an oblique branch vector so that the
+// rotational stiffness (arms from each centre, the image's for particle 2) takes part.
+BOOST_AUTO_TEST_CASE(scene_dt_from_stiffness_periodic) {
+  Mat3 H;
+  H << 1, 0.3, 0, 0, 1, 0, 0, 0, 1;
+  const Vec3 d(0.03, 0.08, -0.02);  // |d| = 0.0877 < r1 + r2 = 0.09
+  const auto pairScene = [&H](const Vec3& x1, const Vec3& x2) {
+    Scene s;
+    s.materials.push_back(Material{2600.0, 1e7, 0.2, 0.5});
+    s.particles.add(sphereSpec(x1, 0.045, 2600.0));
+    s.particles.add(sphereSpec(x2, 0.045, 2600.0));
+    s.setCell(Cell(H));
+    s.setDtFromStiffness(0.5);
+    s.step();
+    return s;
+  };
+  const Vec3 x1(0.6, 0.97, 0.5);
+  Scene across = pairScene(x1, x1 + d - H.col(1));  // the image across y is x2 + H (0, 1, 0)
+  Scene inside = pairScene(Vec3(0.5, 0.5, 0.5), Vec3(0.5, 0.5, 0.5) + d);
+  BOOST_TEST_REQUIRE(across.contacts.size() == 1u);
+  BOOST_TEST((across.contacts.items[0].cellDist == Eigen::Vector3i(0, 1, 0)));
+  BOOST_TEST(across.criticalTimestep().fromContacts);  // from the contact, not the p-wave fallback
+  BOOST_TEST(inside.criticalTimestep().fromContacts);
+  BOOST_TEST_INFO("across " << across.dt() << ", inside " << inside.dt());
+  BOOST_TEST(close(across.dt(), inside.dt(), 1e-12));
+}
+
 BOOST_AUTO_TEST_CASE(bad_input) {
   Scene s;
   for (double bad : {0.0, -0.5, 1.0, 1.5, kNaN}) expectInvalid([&] { s.setDtFromStiffness(bad); }, "safety");
