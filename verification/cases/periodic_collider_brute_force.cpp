@@ -5,7 +5,12 @@
 //            (a) simple shear L_xy = 3 / (600 dt), 600 steps (strain 3), the cell flipped after every
 //                step (Scene::flipCell: three flips, each a full rebuild);
 //            (b) L = [[2, 1, 0], [0, -1.5, 0.5], [0, 0, -0.5]] /s, 500 steps (stretch x by ~30 %,
-//                compression y by ~18 %, with shear components).
+//                compression y by ~18 %, with shear components);
+//            (c) 216 spheres, r = 0.05 m +- 20 %, jitter 5 % (none touching), at rest on the affine field
+//                (no fluctuation velocity) of L = [[1, 2, 0], [0, -4, 0], [0, 0, 1]] /s, 500 steps
+//                (y compressed by ~30 %, until they touch): they keep their fractional coordinates
+//                until they touch, so only the change of H can trigger the collider (a criterion on
+//                displacements alone never runs and misses every new contact: checked by mutation).
 // Reference: the O(N^2) oracle bruteForcePeriodicPairs of the configuration each step's collider saw:
 //            - after EVERY step, skipped or not: every pair (with its image k) whose true boxes
 //              (dL = 0; the spheres' own extent in transformed coordinates, a superset of the
@@ -87,15 +92,16 @@ void record(RunOutput& out, const std::string& tag, const Tally& t) {
 Case periodicColliderBruteForceCase() {
   Case c;
   c.name = "periodic_collider_brute_force";
-  c.title = "periodic collider (Verlet skip) == brute-force minimum image, every step: shear 3 + flips, stretch";
+  c.title = "periodic collider (Verlet skip) == brute-force minimum image, every step: shear 3 + flips, stretch, affine";
   c.dts = {0.0};
-  for (const char* tag : {"shear", "stretch"})
+  for (const char* tag : {"shear", "stretch", "affine"})
     for (const char* q : {"_missing_pairs", "_run_mismatches", "_no_skip", "_no_shifted_or_real"})
       c.quantities.push_back({std::string(tag) + q, [](double) { return 0.0; }, std::nullopt});
   c.quantities.push_back({"shear_flip_count_err", [](double) { return 0.0; }, std::nullopt});
   c.run = [](double) {
     RunOutput out;
-    Series shearRuns{"shear_runs", {"step", "collider_runs"}, {}}, stretchRuns{"stretch_runs", {"step", "collider_runs"}, {}};
+    Series shearRuns{"shear_runs", {"step", "collider_runs"}, {}};
+    Series stretchRuns{"stretch_runs", {"step", "collider_runs"}, {}}, affineRuns{"affine_runs", {"step", "collider_runs"}, {}};
     {
       Scene s = gasInCell();
       const int steps = 600;
@@ -115,7 +121,20 @@ Case periodicColliderBruteForceCase() {
       s.startOnAffineField();
       record(out, "stretch", compareEveryStep(s, 500, false, stretchRuns));
     }
-    for (Series* r : {&shearRuns, &stretchRuns}) {
+    {
+      PeriodicLatticeSpec spec;
+      spec.m = 6;
+      spec.radius = 0.05;
+      spec.spread = 0.2;
+      spec.jitter = 0.05;
+      Scene s = periodicLatticeScene(spec);
+      Mat3 L;
+      L << 1, 2, 0, 0, -4, 0, 0, 0, 1;
+      s.cell->setVelGrad(L);
+      s.startOnAffineField();
+      record(out, "affine", compareEveryStep(s, 500, false, affineRuns));
+    }
+    for (Series* r : {&shearRuns, &stretchRuns, &affineRuns}) {
       r->xLabel = "step";
       r->yLabel = "collider runs";
       out.series.push_back(std::move(*r));
