@@ -66,6 +66,47 @@ std::vector<PeriodicPair> bruteForcePeriodicPairs(const Particles& p, const Cell
   return pairs;
 }
 
+PeriodicCollider::State PeriodicCollider::state() const {
+  State st;
+  for (int w = 0; w < 3; ++w) st.lists[w] = lists_[w];
+  st.s = s_;
+  st.half = half_;
+  st.dL = dL_;
+  st.runs = runs_;
+  st.fullRuns = fullRuns_;
+  st.initialised = initialised_;
+  st.bodies = bodies_;
+  return st;
+}
+
+void PeriodicCollider::restore(State st, std::size_t nParticles) {
+  const auto bad = [](const std::string& what) {
+    throw std::invalid_argument("periodic collider state: " + what);
+  };
+  if (st.initialised) {
+    if (st.bodies != nParticles) bad("made for " + std::to_string(st.bodies) + " bodies, the scene has " + std::to_string(nParticles));
+    for (int w = 0; w < 3; ++w) {
+      const List& l = st.lists[w];
+      if (l.v.size() != 2 * st.bodies) bad("bound list " + std::to_string(w) + " has the wrong length");
+      if (!l.v.empty() && l.lo >= l.v.size()) bad("periodic boundary outside bound list " + std::to_string(w));
+      std::vector<std::uint8_t> seen(l.v.size(), 0);
+      for (const Bound& b : l.v) {
+        if (!std::isfinite(b.coord) || idOf(b.tag) >= st.bodies || seen[b.tag]) bad("bad bound in list " + std::to_string(w));
+        seen[b.tag] = 1;
+      }
+    }
+  }
+  if (!std::isfinite(st.dL)) bad("non-finite sweep length");
+  for (int w = 0; w < 3; ++w) lists_[w] = std::move(st.lists[w]);
+  s_ = std::move(st.s);
+  half_ = std::move(st.half);
+  dL_ = st.dL;
+  runs_ = st.runs;
+  fullRuns_ = st.fullRuns;
+  initialised_ = st.initialised;
+  bodies_ = st.bodies;
+}
+
 void PeriodicCollider::computeBoxes(const Particles& p, const Cell& cell) {
   const std::size_t n = p.size();
   s_.resize(n);

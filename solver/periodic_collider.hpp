@@ -53,7 +53,6 @@ class PeriodicCollider {
   std::uint64_t runs() const { return runs_; }
   std::uint64_t fullRuns() const { return fullRuns_; }
 
- private:
   struct Bound {
     double coord;
     std::int32_t period;
@@ -63,6 +62,25 @@ class PeriodicCollider {
     std::vector<Bound> v;
     std::size_t lo = 0;  // index of the first element right of the periodic boundary ||
   };
+  // The complete internal state (checkpoint/restart, io/checkpoint.hpp). The bound lists carry the
+  // insertion sort's history (bound periods, the position of ||, order among equal coordinates), so
+  // a fresh full run would not meet the same inversions nor add contacts in the same order; a
+  // collider restored from its state does, and a resumed run is bit-identical.
+  struct State {
+    List lists[3];
+    std::vector<Vec3> s, half;
+    double dL = 0.0;
+    std::uint64_t runs = 0, fullRuns = 0;
+    bool initialised = false;
+    std::size_t bodies = 0;
+  };
+  State state() const;
+  // Throws std::invalid_argument unless the state is consistent with nParticles bodies (an
+  // initialised state: lists of 2 bodies bounds with every id once as a lower and once as an upper
+  // bound, || inside the list, finite coordinates).
+  void restore(State s, std::size_t nParticles);
+
+ private:
   List lists_[3];
   std::vector<Vec3> s_, half_;  // transformed centres and half-widths of the boxes
   double dL_ = 0.0;

@@ -91,8 +91,13 @@ class Scene {
   void clearDtFromStiffness() { autoDtSafety_ = 0.0; }
   double dtSafety() const { return autoDtSafety_; }  // 0 when dt is set by hand
 
-  // Estimates of the current state: global stiffness (p-wave without contacts), and p-wave.
-  TimestepEstimate criticalTimestep() const { return globalStiffnessTimestep(particles, contacts, materials); }
+  std::uint64_t dtInterval() const { return autoDtInterval_; }
+
+  // Estimates of the current state: global stiffness (p-wave without contacts; in a periodic scene
+  // with the contacts' images), and p-wave.
+  TimestepEstimate criticalTimestep() const {
+    return globalStiffnessTimestep(particles, contacts, materials, ContactSelection::Touching, cell ? &cell->H() : nullptr);
+  }
   TimestepEstimate pWaveTimestep() const { return dem::pWaveTimestep(particles, materials); }
 
   // Runaway detection after every step (runaway.hpp); runaway.energyCheck turns criterion 2 off.
@@ -120,6 +125,18 @@ class Scene {
 
   void step();
   void run(std::uint64_t steps);
+
+  // State carried from one step to the next that has no public member (checkpoint/restart,
+  // io/checkpoint.hpp): the automatic timestep's settings and the step of its next evaluation, and
+  // V sigma at t_{n-1} for the cell work's trapezoid.
+  struct CarriedState {
+    double dtSafety = 0.0;  // 0: dt set by hand
+    std::uint64_t dtInterval = 0, dtNext = 0;
+    Mat3 prevStressSum = Mat3::Zero();
+  };
+  CarriedState carriedState() const { return {autoDtSafety_, autoDtInterval_, autoDtNext_, prevStressSum_}; }
+  // Throws std::invalid_argument for a safety outside [0, 1) or a non-finite stress sum.
+  void setCarriedState(const CarriedState& s);
 
   // What the last integration pass found (first non-finite particle, fastest particle, driven
   // axes): read by runaway checks outside the solver (io/runner.hpp).

@@ -14,7 +14,8 @@ namespace {
 
 // Normal (from 1 towards 2) and contact point of a contact whose bodies overlap (or, with
 // Potential, of any contact); false when it does not count.
-bool activeGeometry(const Particles& p, const Contact& c, ContactSelection selection, Vec3& n, Vec3& point) {
+bool activeGeometry(const Particles& p, const Contact& c, ContactSelection selection, const Vec3& x2, Vec3& n,
+                    Vec3& point) {
   if (c.real) {
     n = c.normal;
     point = c.point;
@@ -22,7 +23,7 @@ bool activeGeometry(const Particles& p, const Contact& c, ContactSelection selec
   }
   const SpherePair s =
       c.type == ContactType::SphereSphere
-          ? sphereSpherePair(p.pos[c.id1], p.radius[c.id1], p.pos[c.id2], p.radius[c.id2])
+          ? sphereSpherePair(p.pos[c.id1], p.radius[c.id1], x2, p.radius[c.id2])
           : sphereWallPair(p.pos[c.id1], p.radius[c.id1], p.pos[c.id2], p.walls[p.shapeIndex[c.id2]].normal);
   n = s.n;
   if (s.uN < 0.0) {
@@ -80,11 +81,15 @@ TimestepEstimate pWaveTimestep(const Particles& p, const std::vector<Material>& 
   return e;
 }
 
-std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore& contacts, ContactSelection selection) {
+std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore& contacts, ContactSelection selection,
+                                         const Mat3* cellH) {
   std::vector<BodyStiffness> k(p.size());
   for (const Contact& c : contacts.items) {
     Vec3 n, point;
-    if (!activeGeometry(p, c, selection, n, point)) continue;
+    // image of particle 2 in a periodic cell: x2 + H cellDist
+    const Vec3 shift2 = cellH ? Vec3(*cellH * c.cellDist.cast<double>()) : Vec3::Zero();
+    const Vec3 x2 = cellH ? Vec3(p.pos[c.id2] + shift2) : p.pos[c.id2];
+    if (!activeGeometry(p, c, selection, x2, n, point)) continue;
     const double kn = c.phys.kn, ks = c.phys.ks;
     // seed (Chareyre): K = kn n n^T + ks (I - n n^T)
     const Mat3 nn = n * n.transpose();
@@ -95,7 +100,7 @@ std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore&
       if (b == TimestepEstimate::npos) continue;
       k[b].translation += kt;
       // [r]x^T K_c [r]x = ks (|r|^2 I - r r^T) + (kn - ks) (n x r)(n x r)^T
-      const Vec3 r = point - p.pos[b];
+      const Vec3 r = id == c.id2 && cellH ? Vec3(point - (p.pos[b] + shift2)) : Vec3(point - p.pos[b]);
       const Vec3 nr = n.cross(r);
       const Mat3 kr = ks * (r.squaredNorm() * Mat3::Identity() - r * r.transpose()) + (kn - ks) * nr * nr.transpose();
       if (kr.allFinite()) k[b].rotation += kr;
@@ -105,8 +110,9 @@ std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore&
 }
 
 TimestepEstimate globalStiffnessTimestep(const Particles& p, const ContactStore& contacts,
-                                         const std::vector<Material>& materials, ContactSelection selection) {
-  const std::vector<BodyStiffness> k = bodyStiffness(p, contacts, selection);
+                                         const std::vector<Material>& materials, ContactSelection selection,
+                                         const Mat3* cellH) {
+  const std::vector<BodyStiffness> k = bodyStiffness(p, contacts, selection, cellH);
   TimestepEstimate e;
   // omega^2 = lambda_max(K M^-1); dt = sqrt(2 / omega^2)                 seed eq. (eq-dtcr-global)
   const auto consider = [&e](double omega2, std::size_t b, bool rotational) {

@@ -68,12 +68,16 @@ enum class ContactSelection { Touching, Potential };
 // used; an arm that is not finite, e.g. after a runaway, adds no rotational term) or when its
 // bodies overlap at the current positions (normal and contact point from the positions; this is
 // how the estimate sees the contacts of a scene before its first step).
+// In a periodic scene pass the cell's H: particle 2 of a contact is then its image x2 + H cellDist
+// (for the overlap test and for the arm of particle 2's body).
 std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore& contacts,
-                                         ContactSelection selection = ContactSelection::Touching);
+                                         ContactSelection selection = ContactSelection::Touching,
+                                         const Mat3* cellH = nullptr);
 
 // Global-stiffness estimate (above), or the p-wave value when no body has a contact.
 TimestepEstimate globalStiffnessTimestep(const Particles& p, const ContactStore& contacts,
                                          const std::vector<Material>& materials,
-                                         ContactSelection selection = ContactSelection::Touching);
+                                         ContactSelection selection = ContactSelection::Touching,
+                                         const Mat3* cellH = nullptr);
 
 }  // namespace dem
