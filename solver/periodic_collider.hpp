@@ -46,6 +46,9 @@
 //
 // Persistent state (State, for checkpoints): the three bound lists with their boundary index, the
 // stored boxes (c, h), dL and the run counters; a collider restored from it continues bit-identically.
+// The bound lists carry the insertion sort's history (bound periods, the position of ||, order among
+// equal coordinates), so a fresh full run would not meet the same inversions nor add contacts in the
+// same order: a checkpoint must save the state rather than rebuild it.
 //
 // Errors (std::invalid_argument): a box as wide as half the cell or more along a transformed axis
 // (seed: "particles do not span more than half of the current cell size"), walls in a periodic scene.

@@ -36,6 +36,17 @@ void Scene::setDtFromStiffness(double safety, std::uint64_t interval) {
   autoDtNext_ = stepCount;
 }
 
+void Scene::setCarriedState(const CarriedState& c) {
+  if (!(std::isfinite(c.dtSafety) && c.dtSafety >= 0.0 && c.dtSafety < 1.0))
+    throw std::invalid_argument("scene: carried state: dt safety = " + str(c.dtSafety) + " is invalid; expected 0 <= safety < 1");
+  if (!c.prevStressSum.allFinite())
+    throw std::invalid_argument("scene: carried state: the previous stress sum is not finite");
+  autoDtSafety_ = c.dtSafety;
+  autoDtInterval_ = c.dtInterval;
+  autoDtNext_ = c.dtNext;
+  prevStressSum_ = c.prevStressSum;
+}
+
 void Scene::validate() {
   if (!allFinite(gravity)) {
     std::ostringstream s;

@@ -93,6 +93,8 @@ class Scene {
   void clearDtFromStiffness() { autoDtSafety_ = 0.0; }
   double dtSafety() const { return autoDtSafety_; }  // 0 when dt is set by hand
 
+  std::uint64_t dtInterval() const { return autoDtInterval_; }
+
   // Estimates of the current state: global stiffness (p-wave without contacts), and p-wave.
   // In a periodic scene, contacts across the boundary use particle 2's image x2 + H cellDist.
   TimestepEstimate criticalTimestep() const {
@@ -125,6 +127,18 @@ class Scene {
 
   void step();
   void run(std::uint64_t steps);
+
+  // State carried from one step to the next that has no public member (checkpoint/restart,
+  // io/checkpoint.hpp): the automatic timestep's settings and the step of its next evaluation, and
+  // V sigma at t_{n-1} for the cell work's trapezoid.
+  struct CarriedState {
+    double dtSafety = 0.0;  // 0: dt set by hand
+    std::uint64_t dtInterval = 0, dtNext = 0;
+    Mat3 prevStressSum = Mat3::Zero();
+  };
+  CarriedState carriedState() const { return {autoDtSafety_, autoDtInterval_, autoDtNext_, prevStressSum_}; }
+  // Throws std::invalid_argument for a safety outside [0, 1) or a non-finite stress sum.
+  void setCarriedState(const CarriedState& s);
 
   // What the last integration pass found (first non-finite particle, fastest particle, driven
   // axes): read by runaway checks outside the solver (io/runner.hpp).
