@@ -1,5 +1,6 @@
 // dem-bench-scene: collider, contact loop and whole step on the settled deposition bed, N = 10^3 ..
-// 10^5 spheres (10^6 with --large), 1 and all OpenMP threads.
+// 10^5 spheres (10^6 with --large), and the whole step of a periodic packing under simple shear,
+// N ~ 10^3, 10^4 (step_benchmark.cpp); 1 and all OpenMP threads.
 //
 //   dem-bench-scene [--large] [Google Benchmark flags, e.g. --benchmark_out=x.json]
 //   (DEM_BENCH_LARGE=1 in the environment is the same as --large)

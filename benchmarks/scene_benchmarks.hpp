@@ -1,6 +1,7 @@
 #pragma once
-// Registration of the benchmarks on the settled deposition bed (deposition_bed.hpp); one program,
-// dem-bench-scene, so that each bed is settled once for all of them.
+// Registration of the scene benchmarks (the settled deposition bed, deposition_bed.hpp; the periodic
+// shear packing, step_benchmark.cpp); one program, dem-bench-scene, so that each bed is settled once
+// for all of them.
 
 #include <cstdint>
 #include <vector>

@@ -38,6 +38,10 @@ class Writer {
     pod(q.z());
   }
   void size(std::size_t n) { pod(static_cast<std::uint64_t>(n)); }
+  void mat(const Mat3& m) {
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) pod(m(r, c));
+  }
   template <class T>
   void podArray(const std::vector<T>& a) {
     size(a.size());
@@ -77,6 +81,12 @@ class Reader {
     Vec3 v;
     for (int k = 0; k < 3; ++k) v[k] = pod<double>();
     return v;
+  }
+  Mat3 mat() {
+    Mat3 m;
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) m(r, c) = pod<double>();
+    return m;
   }
   Quat quat() {
     const double w = pod<double>(), x = pod<double>(), y = pod<double>(), z = pod<double>();
@@ -198,11 +208,12 @@ void writeContacts(Writer& w, const ContactStore& cs) {
     for (const Vec3* v : {&c.normal, &c.point, &c.u, &c.phi, &c.force, &c.torque1, &c.torque2}) w.vec(*v);
     w.pod(c.elastic);
     w.pod(c.dissipated);
+    for (int k = 0; k < 3; ++k) w.pod(static_cast<std::int32_t>(c.cellDist[k]));
   }
 }
 
-void readContacts(Reader& r, ContactStore& cs, const Particles& p) {
-  const std::size_t n = r.size(8 + 2 + 24 + 32 + 7 * 24 + 16);
+void readContacts(Reader& r, ContactStore& cs, const Particles& p, std::uint32_t version) {
+  const std::size_t n = r.size(8 + 2 + 24 + 32 + 7 * 24 + 16 + (version >= 2 ? 12 : 0));
   cs.clear();
   for (std::size_t k = 0; k < n; ++k) {
     Contact c;
@@ -223,6 +234,8 @@ void readContacts(Reader& r, ContactStore& cs, const Particles& p) {
     for (Vec3* v : {&c.normal, &c.point, &c.u, &c.phi, &c.force, &c.torque1, &c.torque2}) *v = r.vec();
     c.elastic = r.pod<double>();
     c.dissipated = r.pod<double>();
+    if (version >= 2)
+      for (int w = 0; w < 3; ++w) c.cellDist[w] = r.pod<std::int32_t>();
     cs.add(c);
   }
 }
@@ -312,12 +325,116 @@ EnergyLedger readLedger(Reader& r) {
   return e;
 }
 
+// Version 2: the terms of a deforming cell's ledger.
+void writeLedgerCell(Writer& w, const EnergyLedger& e) {
+  w.pod(e.cellWork);
+  w.pod(e.kineticTotal);
+}
+
+void readLedgerCell(Reader& r, EnergyLedger& e) {
+  e.cellWork = r.pod<double>();
+  e.kineticTotal = r.pod<double>();
+}
+
+// Version 2: the automatic timestep and the cell-work trapezoid's previous stress sum.
+void writeCarried(Writer& w, const Scene::CarriedState& c) {
+  w.pod(c.dtSafety);
+  w.pod(c.dtInterval);
+  w.pod(c.dtNext);
+  w.mat(c.prevStressSum);
+}
+
+void readCarried(Reader& r, Scene& s) {
+  Scene::CarriedState c;
+  c.dtSafety = r.pod<double>();
+  c.dtInterval = r.pod<std::uint64_t>();
+  c.dtNext = r.pod<std::uint64_t>();
+  c.prevStressSum = r.mat();
+  try {
+    s.setCarriedState(c);
+  } catch (const std::invalid_argument& e) {
+    r.fail(e.what());
+  }
+}
+
+// Version 2: the periodic cell (flag, then every matrix of Cell::State), the stress and the
+// periodic collider's complete state.
+void writeCell(Writer& w, const Scene& s) {
+  w.pod(static_cast<std::uint8_t>(s.cell.has_value()));
+  if (!s.cell) return;
+  const Cell::State c = s.cell->state();
+  for (const Mat3* m : {&c.h, &c.hPrev, &c.invH, &c.h0, &c.invH0, &c.t, &c.lPrev, &c.lNext}) w.mat(*m);
+  w.pod(static_cast<std::uint8_t>(c.homoDeform));
+  w.pod(static_cast<std::uint8_t>(c.flipFlippable));
+  w.mat(s.stress);
+}
+
+void readCell(Reader& r, Scene& s) {
+  const auto has = r.pod<std::uint8_t>();
+  if (has > 1) r.fail("bad cell flag");
+  if (!has) return;
+  Cell::State c;
+  for (Mat3* m : {&c.h, &c.hPrev, &c.invH, &c.h0, &c.invH0, &c.t, &c.lPrev, &c.lNext}) *m = r.mat();
+  c.homoDeform = r.pod<std::uint8_t>() != 0;
+  c.flipFlippable = r.pod<std::uint8_t>() != 0;
+  try {
+    s.cell = Cell::fromState(c);
+  } catch (const std::invalid_argument& e) {
+    r.fail(e.what());
+  }
+  s.stress = r.mat();
+}
+
+void writePeriodicCollider(Writer& w, const PeriodicCollider& col) {
+  w.pod(col.verletDist);
+  const PeriodicCollider::State s = col.state();
+  w.pod(static_cast<std::uint8_t>(s.initialised));
+  w.size(s.s.size());  // bodies
+  w.pod(s.dL);
+  w.pod(s.runs);
+  w.pod(s.fullRuns);
+  for (int axis = 0; axis < 3; ++axis) {
+    w.size(s.lo[axis]);
+    w.size(s.lists[axis].size());
+    for (const PeriodicCollider::Bound& b : s.lists[axis]) {
+      w.pod(b.coord);
+      w.pod(b.period);
+      w.pod(b.tag);
+    }
+  }
+  w.vecArray(s.s);
+  w.vecArray(s.half);
+}
+
+void readPeriodicCollider(Reader& r, PeriodicCollider& col, std::size_t nParticles) {
+  col.verletDist = r.finite("periodic verletDist");
+  PeriodicCollider::State s;
+  s.initialised = r.pod<std::uint8_t>() != 0;
+  r.size(0);  // bodies: restore() checks the boxes and lists against the scene
+  s.dL = r.pod<double>();
+  s.runs = r.pod<std::uint64_t>();
+  s.fullRuns = r.pod<std::uint64_t>();
+  for (int axis = 0; axis < 3; ++axis) {
+    s.lo[axis] = r.size(0);
+    s.lists[axis].resize(r.size(16));
+    for (PeriodicCollider::Bound& b : s.lists[axis]) {
+      b.coord = r.pod<double>();
+      b.period = r.pod<std::int32_t>();
+      b.tag = r.pod<std::uint32_t>();
+    }
+  }
+  s.s = r.vecArray();
+  s.half = r.vecArray();
+  try {
+    col.restore(std::move(s), nParticles);
+  } catch (const std::invalid_argument& e) {
+    r.fail(e.what());
+  }
+}
+
 }  // namespace
 
 std::string checkpointBytes(const Scene& s) {
-  if (s.cell)
-    throw CheckpointError("checkpoint: scenes with a periodic cell are not supported by checkpoint version " +
-                          std::to_string(kCheckpointVersion) + " (the cell would be lost)");
   Writer w;
   w.out.append(kMagic, sizeof kMagic);
   w.pod(kCheckpointVersion);
@@ -336,6 +453,10 @@ std::string checkpointBytes(const Scene& s) {
   writeLedger(w, s.energy);
   writeContacts(w, s.contacts);
   writeCollider(w, s.collider);
+  writeLedgerCell(w, s.energy);
+  writeCarried(w, s.carriedState());
+  writeCell(w, s);
+  writePeriodicCollider(w, s.periodicCollider);
   w.pod(fnv1a(w.out.data(), w.out.size()));
   return std::move(w.out);
 }
@@ -345,9 +466,10 @@ Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name
     throw CheckpointError(name + ": not a dem checkpoint file (bad magic)");
   std::uint32_t version;
   std::memcpy(&version, bytes.data() + sizeof kMagic, sizeof version);
-  if (version != kCheckpointVersion)
+  if (version < 1 || version > kCheckpointVersion)
     throw CheckpointError(name + ": checkpoint format version " + std::to_string(version) +
-                          " is not supported (this build reads version " + std::to_string(kCheckpointVersion) + ")");
+                          " is not supported (this build reads versions 1 to " + std::to_string(kCheckpointVersion) +
+                          ")");
   const std::size_t end = bytes.size() - 8;
   std::uint64_t sum;
   std::memcpy(&sum, bytes.data() + end, sizeof sum);
@@ -383,8 +505,14 @@ Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name
     if (s.particles.size() > 1 && s.particles.material[i] >= s.materials.size()) r.fail("material index out of range");
   readClumps(r, s.clumps, s.particles);
   s.energy = readLedger(r);
-  readContacts(r, s.contacts, s.particles);
+  readContacts(r, s.contacts, s.particles, version);
   readCollider(r, s.collider, s.particles.size());
+  if (version >= 2) {
+    readLedgerCell(r, s.energy);
+    readCarried(r, s);
+    readCell(r, s);
+    readPeriodicCollider(r, s.periodicCollider, s.particles.size());
+  }
   if (!r.done()) r.fail("trailing data");
   return s;
 }

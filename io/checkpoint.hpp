@@ -7,8 +7,13 @@
 // the clumps (members, body-frame positions and orientations), the energy ledger, the contacts in
 // their order with their history (frame, normal, point, u, phi) and this step's results, and the
 // collider (Verlet distance and its complete sorted state, so that later steps meet the same
-// inversions and add contacts in the same order); finally an FNV-1a 64-bit checksum of all bytes
-// before it. A run resumed from a checkpoint is bit-identical to the uninterrupted run.
+// inversions and add contacts in the same order); since version 2 also each contact's cellDist, the
+// ledger's cell work and total kinetic energy, the automatic timestep (safety, interval, step of
+// its next evaluation) and V sigma of the previous step (Scene::CarriedState), the periodic cell
+// (every matrix of Cell::State, homoDeform, flipFlippable) with the stress, and the periodic
+// collider (Verlet distance and complete state); finally an FNV-1a 64-bit checksum of all bytes
+// before it. A run resumed from a checkpoint is bit-identical to the uninterrupted run. Version 1
+// files (no cell, no automatic timestep) are still read.
 // Not saved: Scene::externalForces (code, not data), and transient scratch.
 //
 // Saving is atomic (io/atomic_file.hpp). Loading checks the magic, version, checksum, every count
@@ -22,7 +27,7 @@
 
 namespace dem::io {
 
-inline constexpr std::uint32_t kCheckpointVersion = 1;
+inline constexpr std::uint32_t kCheckpointVersion = 2;
 
 class CheckpointError : public std::runtime_error {
  public:

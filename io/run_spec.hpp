@@ -12,6 +12,7 @@ struct CsvSpec {
   std::string file = "series.csv";
   std::uint64_t interval = 0;          // steps between rows; 0: no CSV
   std::vector<std::size_t> particles;  // particle ids whose pos / vel / angVel are written
+  bool cell = false;                   // periodic scenes: cell work, H and the stress
 };
 
 struct VtkSpec {

@@ -16,7 +16,8 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
   const std::string dir = o.directory + "/";
   RunOutcome out;
   std::unique_ptr<CsvOutput> csv;
-  if (o.csv.interval) csv = std::make_unique<CsvOutput>(dir + o.csv.file, o.csv.particles, options.resumed);
+  if (o.csv.interval) csv = std::make_unique<CsvOutput>(dir + o.csv.file, o.csv.particles, options.resumed,
+                                                   o.csv.cell && scene.cell.has_value());
   std::unique_ptr<VtkOutput> vtk;
   if (o.vtk.interval) {
     vtk = std::make_unique<VtkOutput>(o.directory, o.vtk.prefix, o.vtk.contacts);

@@ -38,12 +38,11 @@ class Loader {
 
   void load(const JsonNode& root) {
     root.requireObject();
-    if (root.has("cell"))
-      root["cell"].problem("the periodic cell is not supported yet by the scene loader; remove \"cell\"");
     root.keysOnly({"$schema", "description", "materials", "walls", "particles", "generators", "bodies", "clumps",
-                   "engine", "outputs"});
+                   "cell", "engine", "outputs"});
     if (root.has("description")) root["description"].string();
     if (root.has("$schema")) root["$schema"].string();
+    if (root.has("cell")) cell(root["cell"]);
     if (root.has("materials")) materials(root["materials"]);
     if (root.has("walls")) forEach(root["walls"], [&](const JsonNode& n) { wall(n); });
     if (root.has("particles")) forEach(root["particles"], [&](const JsonNode& n) { particle(n); });
@@ -56,6 +55,7 @@ class Loader {
       s_.particles.checkFinite();
       return 0;
     });
+    if (cell_) startCell(root["cell"]);
   }
 
  private:
@@ -63,6 +63,94 @@ class Loader {
   LoadedScene& out_;
   Scene& s_;
   std::unordered_map<std::string, std::uint32_t> materialIds_;
+  // The periodic cell ("cell"), set on the scene once every body is known.
+  std::optional<Cell> cell_;
+  bool startOnAffineField_ = false;
+  // The scene-file entry that made each body: (first particle id, node), in id order.
+  std::vector<std::pair<std::size_t, JsonNode>> origins_;
+
+  void mark(const JsonNode& n) { origins_.emplace_back(s_.particles.size(), n); }
+  const JsonNode& origin(std::size_t id) const {
+    const auto it = std::upper_bound(origins_.begin(), origins_.end(), id,
+                                     [](std::size_t i, const auto& o) { return i < o.first; });
+    return std::prev(it)->second;
+  }
+
+  // A 3x3 matrix written as 3 rows of 3 numbers.
+  static Mat3 matrix(const JsonNode& n) {
+    if (!n.json().is_array() || n.json().size() != 3) n.fail("a 3x3 matrix: an array of 3 rows, each an array of 3 numbers");
+    Mat3 m;
+    for (std::size_t r = 0; r < 3; ++r) m.row(static_cast<Eigen::Index>(r)) = n.at(r).vec3().transpose();
+    return m;
+  }
+
+  // "cell": H (3 rows; its columns are the side vectors) or size (an axis-aligned box), the
+  // velocity gradient L, homoDeform, flip (Cell::flipFlippable), startOnAffineField (default: on
+  // when L != 0).
+  void cell(const JsonNode& n) {
+    n.keysOnly({"H", "size", "velGrad", "homoDeform", "flip", "startOnAffineField"});
+    if (n.has("H") == n.has("size"))
+      n.problem("expected exactly one of \"H\" (3x3 matrix whose columns are the cell's side vectors) and \"size\" "
+                "(side lengths of an axis-aligned box)");
+    Mat3 H;
+    if (n.has("H")) {
+      H = matrix(n["H"]);
+    } else {
+      const Vec3 size = n["size"].vec3();
+      if (!(size.minCoeff() > 0.0)) n["size"].fail("3 side lengths > 0");
+      H = size.asDiagonal();
+    }
+    cell_ = atPath(n.has("H") ? n["H"] : n["size"], [&] { return Cell(H); });
+    Mat3 L = Mat3::Zero();
+    if (n.has("velGrad")) {
+      L = matrix(n["velGrad"]);
+      atPath(n["velGrad"], [&] {
+        cell_->setVelGrad(L);
+        return 0;
+      });
+    }
+    if (n.has("homoDeform")) cell_->homoDeform = n["homoDeform"].boolean();
+    if (n.has("flip")) cell_->flipFlippable = n["flip"].boolean();
+    startOnAffineField_ = n.has("startOnAffineField") ? n["startOnAffineField"].boolean() : !L.isZero(0.0);
+  }
+
+  // The cell joins the scene once the bodies, dt and verletDist are known: every body's box must be
+  // narrower than half the cell (solver/periodic_collider.hpp), I - L dt/2 invertible; then the
+  // optional start on the affine field (Scene::startOnAffineField).
+  void startCell(const JsonNode& n) {
+    const Particles& p = s_.particles;
+    const Mat3& invH = cell_->invH();
+    const Vec3 rowNorm(invH.row(0).norm(), invH.row(1).norm(), invH.row(2).norm());
+    const double dL = sweepLengthFor(p, s_.periodicCollider.verletDist);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      if (p.isClump[i]) continue;
+      const double span = 2.0 * (p.radius[i] + dL) * rowNorm.maxCoeff();  // h_w = (r + dL) |row_w(H^-1)|
+      if (!(span < 0.5))
+        origin(i).problem("particle " + std::to_string(i) + " (radius " + std::to_string(p.radius[i]) +
+                          "): its bounding box (radius + Verlet distance) spans " + std::to_string(span) +
+                          " of the periodic cell; expected less than half the cell (use a larger \"cell\" or smaller "
+                          "particles)");
+    }
+    if (s_.dt() > 0.0) {
+      Cell trial = *cell_;
+      atPath(n.has("velGrad") ? n["velGrad"] : n, [&] {
+        trial.advance(s_.dt());
+        return 0;
+      });
+    }
+    s_.setCell(*cell_);
+    if (!startOnAffineField_) return;
+    if (s_.dtSafety() > 0.0) {
+      // dt from the estimate: the start uses the estimate of the scene as loaded (no contacts yet:
+      // the p-wave value); the first step evaluates it again with the contacts found then.
+      const double dt = s_.dtSafety() * s_.criticalTimestep().dt;
+      atPath(n, [&] {
+        s_.setDt(dt);
+        return 0;
+      });
+    }
+    s_.startOnAffineField();
+  }
 
   static void forEach(const JsonNode& arr, const std::function<void(const JsonNode&)>& f) {
     const std::size_t n = arr.arraySize();
@@ -138,7 +226,9 @@ class Loader {
 
   void wall(const JsonNode& n) {
     n.keysOnly({"point", "normal", "material"});
+    if (cell_) n.problem("walls are not supported in a periodic scene (\"cell\"); remove the walls or the cell");
     room(n, 1);
+    mark(n);
     const Vec3 point = n["point"].vec3(), normal = n["normal"].vec3();
     if (!(normal.norm() > 0.0)) n["normal"].fail("a non-zero normal vector");
     const std::uint32_t mat = material(n["material"]);
@@ -148,6 +238,7 @@ class Loader {
   void particle(const JsonNode& n) {
     n.keysOnly({"pos", "radius", "material", "vel", "angVel", "blocked", "fixed"});
     room(n, 1);
+    mark(n);
     const std::uint32_t mat = material(n["material"]);
     ParticleSpec p = sphereSpec(n["pos"].vec3(), n["radius"].positive(), s_.materials[mat].density);
     p.material = mat;
@@ -164,6 +255,7 @@ class Loader {
 
   void generator(const JsonNode& n) {
     const std::string type = n["type"].oneOf({"lattice", "randomPacking"});
+    mark(n);
     if (type == "lattice") lattice(n);
     else packing(n);
   }
@@ -235,6 +327,7 @@ class Loader {
   void body(const JsonNode& n) {
     n.keysOnly({"pos", "ori", "mass", "inertia", "radius", "material", "vel", "angVel", "blocked", "fixed"});
     room(n, 1);
+    mark(n);
     ParticleSpec p;
     p.pos = n["pos"].vec3();
     if (n.has("ori")) p.ori = n["ori"].quat();
@@ -250,6 +343,7 @@ class Loader {
   void clump(const JsonNode& n) {
     n.keysOnly({"members", "inertia", "gridSpacing"});
     room(n, 1);
+    mark(n);
     const JsonNode m = n["members"];
     const std::size_t k = m.arraySize();
     if (k == 0) m.fail("a non-empty array of particle ids");
@@ -303,18 +397,13 @@ class Loader {
   }
 
   void engine(const JsonNode& n) {
-    n.requireObject();
-    if (n.has("dt") && !n["dt"].json().is_number())
-      n["dt"].problem("only a number (seconds) is supported; the timestep from the global-stiffness estimate is "
-                      "not supported yet");
     n.keysOnly({"dt", "steps", "duration", "damping", "verletDist", "gravity", "rotation", "firstStepAdjustment",
                 "threads"});
-    const double dt = n["dt"].positive();
-    atPath(n["dt"], [&] {
-      s_.setDt(dt);
-      return 0;
-    });
+    const double dt = timestep(n["dt"]);
     if (n.has("steps") == n.has("duration")) n.problem("expected exactly one of \"steps\" and \"duration\"");
+    if (n.has("duration") && !(dt > 0.0))
+      n["duration"].problem("with dt from the global-stiffness estimate the number of steps is not known in advance; "
+                            "give \"steps\" instead of \"duration\"");
     if (n.has("steps")) {
       out_.run.steps = n["steps"].integer(0, kMaxSteps);
     } else {
@@ -332,6 +421,7 @@ class Loader {
       const double v = n["verletDist"].number();
       if (!(v > -10.0 && v < 1e6)) n["verletDist"].fail("a number in (-10, 1e6): > 0 a length, < 0 a fraction of the smallest radius");
       s_.collider.verletDist = v;
+      s_.periodicCollider.verletDist = v;
     }
     if (n.has("gravity")) s_.gravity = n["gravity"].vec3();
     if (n.has("rotation")) {
@@ -343,6 +433,32 @@ class Loader {
     }
     if (n.has("firstStepAdjustment")) s_.setAdjVel0(n["firstStepAdjustment"].boolean());
     if (n.has("threads")) out_.run.threads = static_cast<int>(n["threads"].integer(1, 1024));
+  }
+
+  // engine.dt: a number (s), or {"fromStiffness": {"safety": s, "interval": n}} (dt := s x the
+  // global-stiffness estimate, Scene::setDtFromStiffness). Returns dt, or 0 for the estimate.
+  double timestep(const JsonNode& n) {
+    const char* expected = "a number (s) or {\"fromStiffness\": {\"safety\": S, \"interval\": N}}";
+    if (n.json().is_number()) {
+      const double dt = n.positive();
+      atPath(n, [&] {
+        s_.setDt(dt);
+        return 0;
+      });
+      return dt;
+    }
+    if (!n.json().is_object()) n.fail(expected);
+    n.keysOnly({"fromStiffness"});
+    const JsonNode f = n["fromStiffness"];
+    f.keysOnly({"safety", "interval"});
+    const double safety = f["safety"].inRange(0.0, 1.0, true, "a safety factor in (0, 1)");
+    if (!(safety > 0.0)) f["safety"].fail("a safety factor in (0, 1)");
+    const std::uint64_t interval = f.has("interval") ? f["interval"].integer(0, kMaxSteps) : 0;
+    atPath(f, [&] {
+      s_.setDtFromStiffness(safety, interval);
+      return 0;
+    });
+    return 0.0;
   }
 
   static std::string fileName(const JsonNode& n) {
@@ -364,7 +480,12 @@ class Loader {
     if (n.has("progress")) o.progress = n["progress"].boolean();
     if (n.has("csv")) {
       const JsonNode c = n["csv"];
-      c.keysOnly({"file", "interval", "particles"});
+      c.keysOnly({"file", "interval", "particles", "cell"});
+      o.csv.cell = cell_.has_value();
+      if (c.has("cell")) {
+        o.csv.cell = c["cell"].boolean();
+        if (o.csv.cell && !cell_) c["cell"].problem("the scene has no \"cell\"; remove the key or set it to false");
+      }
       if (c.has("file")) o.csv.file = fileName(c["file"]);
       o.csv.interval = c["interval"].integer(1, kMaxSteps);
       if (c.has("particles")) {

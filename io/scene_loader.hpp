@@ -4,8 +4,9 @@
 // Bodies get particle ids in this order: walls, explicit particles, generated spheres (generators in
 // order), aspherical bodies, then one clump body per clump. Every value is checked; every problem
 // throws SceneError naming the file, the JSON path and what was expected. Unknown keys are errors.
-// Not supported yet (rejected with a SceneError saying so): the periodic cell ("cell") and the
-// timestep from the global-stiffness estimate (engine.dt given as anything but a number).
+// A periodic scene ("cell") has no walls, and every body's box must be narrower than half the cell;
+// with a velocity gradient its particles start on the affine field unless "startOnAffineField" is
+// false. engine.dt is a number or {"fromStiffness": {"safety", "interval"}}.
 
 #include "json_errors.hpp"
 #include "run_spec.hpp"

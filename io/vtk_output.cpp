@@ -12,7 +12,7 @@ namespace dem::io {
 
 namespace {
 
-constexpr int kVtkVertex = 1, kVtkLine = 3;
+constexpr int kVtkVertex = 1, kVtkLine = 3, kVtkHexahedron = 12;
 
 // 17 significant digits: the value reads back to the same double.
 void append(std::string& s, double v) {
@@ -140,7 +140,10 @@ std::string contactsVtu(const Scene& scene) {
   for (const std::size_t k : ids) {
     const Contact& c = items[k];
     pts.push_back(p.pos[c.id1]);
-    pts.push_back(c.type == ContactType::SphereWall ? c.point : p.pos[c.id2]);
+    // periodic: to the image of particle 2 that the contact sees, x2 + H cellDist
+    pts.push_back(c.type == ContactType::SphereWall ? c.point
+                  : scene.cell        ? Vec3(p.pos[c.id2] + scene.cell->H() * c.cellDist.cast<double>())
+                                      : p.pos[c.id2]);
   }
   std::string s;
   s.reserve(ids.size() * 400 + 2000);
@@ -152,6 +155,27 @@ std::string contactsVtu(const Scene& scene) {
               [&](std::size_t k) { return std::abs(items[k].force.dot(items[k].normal)); });
   vecArray(s, "force", ids, [&](std::size_t k) { return items[k].force; });
   scalarArray(s, "Float64", "overlap", ids, [&](std::size_t k) { return -items[k].u[0]; });
+  s += "      </CellData>\n";
+  gridEnd(s);
+  return s;
+}
+
+std::string cellVtu(const Scene& scene) {
+  const Mat3& H = scene.cell.value().H();
+  const Vec3 a = H.col(0), b = H.col(1), c = H.col(2);
+  const std::vector<Vec3> pts = {Vec3::Zero(), a, Vec3(a + b), b, c, Vec3(a + c), Vec3(a + b + c), Vec3(b + c)};
+  std::string s;
+  gridStart(s, pts.size(), 1, 8, kVtkHexahedron, pts);
+  s += "      <CellData Scalars=\"volume\">\n";
+  for (const auto& [name, m] : {std::pair{"H", &H}, {"stress", &scene.stress}}) {
+    openArray(s, "Float64", name, 9);
+    for (int r = 0; r < 3; ++r)
+      for (int k = 0; k < 3; ++k) appendNum(s, (*m)(r, k));
+    closeArray(s);
+  }
+  openArray(s, "Float64", "volume", 1);
+  appendNum(s, scene.cell->volume());
+  closeArray(s);
   s += "      </CellData>\n";
   gridEnd(s);
   return s;
@@ -192,6 +216,7 @@ std::vector<PvdEntry> earlierEntries(const std::string& path, double time) {
 void VtkOutput::resume(const Scene& scene) {
   particles_ = earlierEntries(dir_ + "/" + prefix_ + ".pvd", scene.time);
   if (contacts_) contactFiles_ = earlierEntries(dir_ + "/" + prefix_ + "_contacts.pvd", scene.time);
+  if (scene.cell) cellFiles_ = earlierEntries(dir_ + "/" + prefix_ + "_cell.pvd", scene.time);
   if (!particles_.empty() && particles_.back().time == scene.time) lastStep_ = scene.stepCount;
 }
 
@@ -202,6 +227,12 @@ void VtkOutput::write(const Scene& scene) {
   writeFileAtomically(dir_ + "/" + pf, particlesVtu(scene));
   particles_.push_back({scene.time, pf});
   writeFileAtomically(dir_ + "/" + prefix_ + ".pvd", pvdCollection(particles_));
+  if (scene.cell) {
+    const std::string cf = stepName(prefix_ + "_cell", scene.stepCount);
+    writeFileAtomically(dir_ + "/" + cf, cellVtu(scene));
+    cellFiles_.push_back({scene.time, cf});
+    writeFileAtomically(dir_ + "/" + prefix_ + "_cell.pvd", pvdCollection(cellFiles_));
+  }
   if (!contacts_) return;
   const std::string cf = stepName(prefix_ + "_contacts", scene.stepCount);
   writeFileAtomically(dir_ + "/" + cf, contactsVtu(scene));

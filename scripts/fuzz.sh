@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the scene loader with libFuzzer (clang from Debian: packages clang, libclang-rt-14-dev):
 # builds fuzz/scene_loader_fuzz.cpp with -fsanitize=fuzzer,address,undefined into build/fuzz, seeds
-# the corpus with the example scenes, and runs for a bounded time (default 60 s). Exits non-zero on
+# the corpus with the example scenes and fuzz/seeds/ (scenes for keys the examples do not use), and
+# runs for a bounded time (default 60 s). Exits non-zero on
 # any crash, hang (> 10 s for one input), out-of-memory or sanitizer report (libFuzzer's own exit
 # code), and leaves the reproducer (crash-*, timeout-*, oom-*) in build/fuzz.
 #   ./scripts/fuzz.sh [SECONDS]
@@ -24,7 +25,7 @@ if [ ! -x "$out/scene-loader-fuzz" ] || [ -n "$(find fuzz io solver -newer "$out
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
     -I. -isystem /usr/include/eigen3 "${sources[@]}" -o "$out/scene-loader-fuzz"
 fi
-cp examples/*.json "$out/corpus/"
+cp examples/*.json fuzz/seeds/*.json "$out/corpus/"
 echo "fuzz: running for ${seconds} s (corpus $out/corpus, $(ls "$out/corpus" | wc -l) inputs)"
 cd "$out"
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \

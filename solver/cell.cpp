@@ -88,6 +88,27 @@ Eigen::Matrix3i Cell::flip() {
   return F;
 }
 
+Cell::State Cell::state() const {
+  return State{h_, hPrev_, invH_, h0_, invH0_, t_, lPrev_, lNext_, homoDeform, flipFlippable};
+}
+
+Cell Cell::fromState(const State& s) {
+  Cell c(s.h);
+  checkCellMatrix(s.h0, "reference");
+  for (const Mat3* m : {&s.hPrev, &s.invH, &s.invH0, &s.t, &s.lPrev, &s.lNext})
+    if (!allFinite(*m)) throw std::invalid_argument("cell: state has a non-finite matrix " + matStr(*m));
+  c.hPrev_ = s.hPrev;
+  c.invH_ = s.invH;
+  c.h0_ = s.h0;
+  c.invH0_ = s.invH0;
+  c.t_ = s.t;
+  c.lPrev_ = s.lPrev;
+  c.lNext_ = s.lNext;
+  c.homoDeform = s.homoDeform;
+  c.flipFlippable = s.flipFlippable;
+  return c;
+}
+
 void Cell::assumeSteadyVelGrad(double dt) {
   lPrev_ = lNext_;
   const Mat3 I = Mat3::Identity();

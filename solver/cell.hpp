@@ -74,6 +74,16 @@ class Cell {
   // Flip automatically after every step where flip() finds something to do (Yade's flipFlippable).
   bool flipFlippable = false;
 
+  // The complete state (checkpoint/restart, io/checkpoint.hpp): a cell made by fromState(state())
+  // has the same bits in every member.
+  struct State {
+    Mat3 h, hPrev, invH, h0, invH0, t, lPrev, lNext;
+    bool homoDeform = true, flipFlippable = false;
+  };
+  State state() const;
+  // Throws std::invalid_argument for a non-finite entry or a singular H (as the constructor).
+  static Cell fromState(const State& s);
+
  private:
   Mat3 h_, hPrev_, invH_, h0_, invH0_, t_ = Mat3::Identity();
   Mat3 lPrev_ = Mat3::Zero(), lNext_ = Mat3::Zero();

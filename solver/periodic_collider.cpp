@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -101,11 +102,33 @@ void PeriodicCollider::handleInversion(std::uint32_t a, std::uint32_t b, const P
   }
 }
 
+bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
+  const std::size_t n = p.size();
+  if (!initialised_ || s_.size() != n || sweepLengthFor(p, verletDist) != dL_) return true;
+  const Mat3& invH = cell.invH();
+  const Vec3 rn = rowNorms(invH);
+  constexpr double kRound = 16.0 * std::numeric_limits<double>::epsilon();
+  int out = 0;
+  // criterion (V): the sphere's current box lies inside the box stored at the last run
+#pragma omp parallel for schedule(static) reduction(max : out) if (n > kParallelThreshold)
+  for (std::size_t i = 0; i < n; ++i) {
+    if (p.isClump[i]) continue;
+    const Vec3 s = invH * p.pos[i];
+    const double x = p.pos[i].norm();
+    for (int w = 0; w < 3; ++w) {
+      const double slack = kRound * (rn[w] * x + std::abs(s_[i][w]) + half_[i][w]);
+      if (!(std::abs(s[w] - s_[i][w]) + p.radius[i] * rn[w] + slack <= half_[i][w])) out = 1;
+    }
+  }
+  return out != 0;
+}
+
 bool PeriodicCollider::update(const Particles& p, const Cell& cell, const std::vector<Material>& materials,
                               ContactStore& contacts) {
+  if (!needsRun(p, cell)) return false;
+  const bool full = !initialised_ || s_.size() != p.size();
   dL_ = sweepLengthFor(p, verletDist);
   computeBoxes(p, cell);
-  const bool full = !initialised_ || bodies_ != p.size();
   if (full) {
     fullRun(p, materials, contacts);
   } else {
@@ -126,6 +149,52 @@ bool PeriodicCollider::update(const Particles& p, const Cell& cell, const std::v
   }
   ++runs_;
   return true;
+}
+
+PeriodicCollider::State PeriodicCollider::state() const {
+  State st;
+  for (int w = 0; w < 3; ++w) {
+    st.lists[w] = lists_[w].v;
+    st.lo[w] = lists_[w].lo;
+  }
+  st.s = s_;
+  st.half = half_;
+  st.dL = dL_;
+  st.runs = runs_;
+  st.fullRuns = fullRuns_;
+  st.initialised = initialised_;
+  return st;
+}
+
+void PeriodicCollider::restore(State st, std::size_t nParticles) {
+  const auto bad = [](const std::string& what) {
+    throw std::invalid_argument("periodic collider state: " + what + " is inconsistent with the particles");
+  };
+  if (st.initialised) {
+    if (st.s.size() != nParticles || st.half.size() != nParticles) bad("box count");
+    for (std::size_t i = 0; i < nParticles; ++i)
+      if (!allFinite(st.s[i]) || !allFinite(st.half[i]) || !(st.half[i].minCoeff() >= 0.0)) bad("box of a body");
+    for (int w = 0; w < 3; ++w) {
+      if (st.lists[w].size() != 2 * nParticles) bad("bound list length");
+      if (nParticles > 0 && st.lo[w] >= st.lists[w].size()) bad("periodic boundary index");
+      std::vector<std::uint8_t> seen(2 * nParticles, 0);
+      for (const Bound& b : st.lists[w]) {
+        if (b.tag >= 2 * nParticles || seen[b.tag] || !std::isfinite(b.coord)) bad("bound list entry");
+        seen[b.tag] = 1;
+      }
+    }
+  }
+  if (!(std::isfinite(st.dL) && st.dL >= 0.0)) bad("sweep length");
+  for (int w = 0; w < 3; ++w) {
+    lists_[w].v = std::move(st.lists[w]);
+    lists_[w].lo = st.lo[w];
+  }
+  s_ = std::move(st.s);
+  half_ = std::move(st.half);
+  dL_ = st.dL;
+  runs_ = st.runs;
+  fullRuns_ = st.fullRuns;
+  initialised_ = st.initialised;
 }
 
 void PeriodicCollider::fullRun(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts) {
@@ -173,7 +242,6 @@ void PeriodicCollider::fullRun(const Particles& p, const std::vector<Material>& 
     }
   }
   initialised_ = true;
-  bodies_ = n;
   ++fullRuns_;
 }
 

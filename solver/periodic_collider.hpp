@@ -24,8 +24,32 @@
 // stores k as cellDist (Yade's Interaction.cellDist): its geometry uses x2 + H k, and the image's
 // velocity v2 + (H_n - H_{n-1}) k / dt (solver/contact_loop.hpp).
 //
-// Runs every step (the Verlet skip of the aperiodic collider is not used in a deforming cell: the
-// boxes change with H even when particles are at rest in s); verletDist still enlarges the boxes.
+// Verlet skip in a deforming cell (the periodic counterpart of the aperiodic collider's reference
+// positions, Yade's periodic InsertionSortCollider). A run stores each body's box: centre c_i = s_i
+// and half-widths h_i,w = (r_i + dL) |row_w(H_run^{-1})| of the run's configuration. The sphere
+// itself now occupies, in the current transformed coordinates, the box centred on s_i(t) = H^{-1} x_i
+// with half-widths r_i |row_w(H^{-1})| (support function of the ellipsoid H^{-1} B(x_i, r_i)). The
+// collider skips the step only when every such true box is contained in the stored box:
+//   |s_i,w(t) - c_i,w| + r_i |row_w(H^{-1}(t))| + eps_i,w <= h_i,w     for every body i, axis w,  (V)
+// which accounts for both the particle's displacement (s_i moves) and the change of H since the run
+// (the row norms change; an affine motion with the cell keeps s_i and only consumes dL through the
+// rows). eps_i,w = 16 eps (|row_w| |x_i| + |c_i,w| + h_i,w) covers the rounding of s and of the
+// stored box. Proof that no contact is missed while (V) holds: if the spheres of i and j overlap
+// with j's image x_j + H k, a common point p has |(H^{-1} p) - s_i|_w <= r_i |row_w| and
+// |(H^{-1} p) - (s_j + k)|_w <= r_j |row_w|, so the true boxes of i and of j shifted by k overlap on
+// every axis, hence by (V) the stored boxes overlap with the offset k; as each stored box is
+// narrower than half the cell (h < 1/4, checked at the run), |c_i,w - c_j,w - k_w| <= h_i,w + h_j,w
+// < 1/2 and k_w = round(c_i,w - c_j,w) is the image the run tested: the pair is in the list with
+// cellDist = k (the list holds exactly the pairs whose stored boxes overlap). Clump bodies have no
+// box and are not checked (their members are). The check costs one 3x3 product per body. A run is also forced on the first update, when the body count or dL changed, and after
+// invalidate() (a cell flip changes the basis of s, so the stored boxes are meaningless).
+//
+// Persistent state (State, for checkpoints): the three bound lists with their boundary index, the
+// stored boxes (c, h), dL and the run counters; a collider restored from it continues bit-identically.
+// The bound lists carry the insertion sort's history (bound periods, the position of ||, order among
+// equal coordinates), so a fresh full run would not meet the same inversions nor add contacts in the
+// same order: a checkpoint must save the state rather than rebuild it.
+//
 // Errors (std::invalid_argument): a box as wide as half the cell or more along a transformed axis
 // (seed: "particles do not span more than half of the current cell size"), walls in a periodic scene.
 
@@ -45,30 +69,51 @@ class PeriodicCollider {
  public:
   double verletDist = -0.1;  // as Collider::verletDist
 
-  // Updates the potential contacts for the current positions and cell; returns true (it always runs).
+  // Updates the potential contacts for the current positions and cell when needsRun(); returns
+  // whether it ran.
   bool update(const Particles& p, const Cell& cell, const std::vector<Material>& materials, ContactStore& contacts);
+  // True unless criterion (V) above holds for every body (and the lists are valid for these bodies
+  // and this dL).
+  bool needsRun(const Particles& p, const Cell& cell) const;
   // Forces a full rebuild at the next update (after a cell flip, seed: invalidatePersistentData).
   void invalidate() { initialised_ = false; }
   double sweepLength() const { return dL_; }
   std::uint64_t runs() const { return runs_; }
   std::uint64_t fullRuns() const { return fullRuns_; }
 
- private:
   struct Bound {
     double coord;
     std::int32_t period;
     std::uint32_t tag;  // id << 1 | 1 for an upper bound
   };
+  // The complete internal state (checkpoint/restart): lists[w] with the index lo[w] of its first
+  // element right of the periodic boundary, the stored boxes (centres s, half-widths half, in the
+  // transformed coordinates of the last run), dL, the run counters, and whether the lists are valid
+  // (false before the first run and after a flip: nothing else is needed then).
+  struct State {
+    std::vector<Bound> lists[3];
+    std::size_t lo[3] = {0, 0, 0};
+    std::vector<Vec3> s, half;
+    double dL = 0.0;
+    std::uint64_t runs = 0, fullRuns = 0;
+    bool initialised = false;
+  };
+  State state() const;
+  // Throws std::invalid_argument unless the state is consistent with nParticles bodies (list sizes,
+  // boundary indices, every id once as a lower and once as an upper bound on each axis, finite
+  // boxes).
+  void restore(State s, std::size_t nParticles);
+
+ private:
   struct List {
     std::vector<Bound> v;
     std::size_t lo = 0;  // index of the first element right of the periodic boundary ||
   };
   List lists_[3];
-  std::vector<Vec3> s_, half_;  // transformed centres and half-widths of the boxes
+  std::vector<Vec3> s_, half_;  // transformed centres and half-widths of the boxes (last run)
   double dL_ = 0.0;
   std::uint64_t runs_ = 0, fullRuns_ = 0;
   bool initialised_ = false;
-  std::size_t bodies_ = 0;
 
   void computeBoxes(const Particles& p, const Cell& cell);
   void handleInversion(std::uint32_t a, std::uint32_t b, const Particles& p, const std::vector<Material>& materials,

@@ -36,6 +36,17 @@ void Scene::setDtFromStiffness(double safety, std::uint64_t interval) {
   autoDtNext_ = stepCount;
 }
 
+void Scene::setCarriedState(const CarriedState& c) {
+  if (!(std::isfinite(c.dtSafety) && c.dtSafety >= 0.0 && c.dtSafety < 1.0))
+    throw std::invalid_argument("scene: carried state: dt safety = " + str(c.dtSafety) + " is invalid; expected 0 <= safety < 1");
+  if (!c.prevStressSum.allFinite())
+    throw std::invalid_argument("scene: carried state: the previous stress sum is not finite");
+  autoDtSafety_ = c.dtSafety;
+  autoDtInterval_ = c.dtInterval;
+  autoDtNext_ = c.dtNext;
+  prevStressSum_ = c.prevStressSum;
+}
+
 void Scene::validate() {
   if (!allFinite(gravity)) {
     std::ostringstream s;
@@ -72,10 +83,19 @@ void Scene::validate() {
   validatedParticles_ = particles.size();
 }
 
+// The collider of the scene's space (periodic with a cell); it skips the run when it is up to date.
+void Scene::updateCollider() {
+  if (cell)
+    periodicCollider.update(particles, *cell, materials, contacts);
+  else
+    collider.update(particles, materials, contacts);
+}
+
 // dt := safety * (global-stiffness estimate) with the contacts present at t_n: the collider runs
-// first (contactForces() then finds it up to date), and the estimator counts pairs that overlap now.
+// first (contactForces() then finds it up to date), and the estimator counts pairs that overlap now
+// (across the periodic boundary with their images).
 void Scene::updateDtFromStiffness() {
-  if (particles.size() > 1) collider.update(particles, materials, contacts);
+  if (particles.size() > 1) updateCollider();
   const TimestepEstimate e = criticalTimestep();
   if (!(std::isfinite(e.dt) && e.dt > 0.0))
     throw std::invalid_argument("scene: setDtFromStiffness: no sphere and no contact to estimate the critical "
@@ -101,7 +121,7 @@ void Scene::checkRunaway() {
   double dtCr = std::numeric_limits<double>::quiet_NaN();
   std::string how;
   try {
-    const TimestepEstimate e = globalStiffnessTimestep(particles, contacts, materials, ContactSelection::Potential);
+    const TimestepEstimate e = globalStiffnessTimestep(particles, contacts, materials, ContactSelection::Potential, cellH());
     dtCr = e.dt;
     how = e.fromContacts ? "global stiffness of the contacts held by the collider" : "p-wave, no contacts";
   } catch (const std::invalid_argument& err) {
@@ -134,9 +154,9 @@ void Scene::applyFields() {
 void Scene::contactForces(StageClock& clock) {
   if (particles.size() < 2) return;
   ContactStageResult r;
+  updateCollider();
+  clock.lap(stageTimes_.collider);
   if (cell) {
-    periodicCollider.update(particles, *cell, materials, contacts);
-    clock.lap(stageTimes_.collider);
     const PeriodicShift shift{cell->H(), cell->imageVelocity()};
     r = contactStage(particles, contacts, dt_, contactScratch_, &shift);
     // Love-Weber stress at t_n and the cell's work over the last step (trapezoid, energy.hpp).
@@ -148,8 +168,6 @@ void Scene::contactForces(StageClock& clock) {
     }
     prevStressSum_ = S;
   } else {
-    collider.update(particles, materials, contacts);
-    clock.lap(stageTimes_.collider);
     r = contactStage(particles, contacts, dt_, contactScratch_);
   }
   energy.elastic = r.elastic;

@@ -1,7 +1,8 @@
 #pragma once
 // A simulation: particles, fields, integrator settings, time; one step as the architecture lays out:
 //   1. forces := gravity m g (clump members: 0, their clump carries it), torques := 0
-//   2. contact stage: collider (only when some body moved farther than its Verlet distance),
+//   2. contact stage: collider (only when some body moved farther than its Verlet distance; in a
+//      periodic cell, when some body's box no longer contains it, periodic_collider.hpp),
 //      contact geometry + Cundall law per contact, per-particle force gather (contact_loop.hpp)
 //   3. clump members' forces -> clumps; integration (leapfrog, damping, rotation; members are not
 //      integrated); members placed rigidly from their clumps
@@ -85,14 +86,20 @@ class Scene {
   // `interval` steps after that (as Yade's GlobalStiffnessTimeStepper does; the seed warns that big
   // changes of dt can destabilise the leapfrog, so keep the interval long compared with a contact
   // duration in dense packings), with interval = 0 only once. Without contacts the estimate is the
-  // p-wave value. Throws std::invalid_argument unless 0 < safety < 1 (safety = 1 sits on the
+  // p-wave value. In a periodic scene the periodic collider finds the contacts, and those across the
+  // boundary count with particle 2's image x2 + H cellDist. Throws std::invalid_argument unless 0 < safety < 1 (safety = 1 sits on the
   // estimate, which is exact, i.e. neutrally unstable, for two equal spheres in contact).
   void setDtFromStiffness(double safety, std::uint64_t interval = 0);
   void clearDtFromStiffness() { autoDtSafety_ = 0.0; }
   double dtSafety() const { return autoDtSafety_; }  // 0 when dt is set by hand
 
+  std::uint64_t dtInterval() const { return autoDtInterval_; }
+
   // Estimates of the current state: global stiffness (p-wave without contacts), and p-wave.
-  TimestepEstimate criticalTimestep() const { return globalStiffnessTimestep(particles, contacts, materials); }
+  // In a periodic scene, contacts across the boundary use particle 2's image x2 + H cellDist.
+  TimestepEstimate criticalTimestep() const {
+    return globalStiffnessTimestep(particles, contacts, materials, ContactSelection::Touching, cellH());
+  }
   TimestepEstimate pWaveTimestep() const { return dem::pWaveTimestep(particles, materials); }
 
   // Runaway detection after every step (runaway.hpp); runaway.energyCheck turns criterion 2 off.
@@ -121,6 +128,18 @@ class Scene {
   void step();
   void run(std::uint64_t steps);
 
+  // State carried from one step to the next that has no public member (checkpoint/restart,
+  // io/checkpoint.hpp): the automatic timestep's settings and the step of its next evaluation, and
+  // V sigma at t_{n-1} for the cell work's trapezoid.
+  struct CarriedState {
+    double dtSafety = 0.0;  // 0: dt set by hand
+    std::uint64_t dtInterval = 0, dtNext = 0;
+    Mat3 prevStressSum = Mat3::Zero();
+  };
+  CarriedState carriedState() const { return {autoDtSafety_, autoDtInterval_, autoDtNext_, prevStressSum_}; }
+  // Throws std::invalid_argument for a safety outside [0, 1) or a non-finite stress sum.
+  void setCarriedState(const CarriedState& s);
+
   // What the last integration pass found (first non-finite particle, fastest particle, driven
   // axes): read by runaway checks outside the solver (io/runner.hpp).
   const IntegratorScratch& integrationReport() const { return integratorScratch_; }
@@ -145,6 +164,8 @@ class Scene {
   StageTimes stageTimes_;
 
   void validate();
+  const Mat3* cellH() const { return cell ? &cell->H() : nullptr; }
+  void updateCollider();
   void updateDtFromStiffness();
   void checkRunaway();
   void applyFields();

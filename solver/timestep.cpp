@@ -13,8 +13,9 @@ namespace dem {
 namespace {
 
 // Normal (from 1 towards 2) and contact point of a contact whose bodies overlap (or, with
-// Potential, of any contact); false when it does not count.
-bool activeGeometry(const Particles& p, const Contact& c, ContactSelection selection, Vec3& n, Vec3& point) {
+// Potential, of any contact); false when it does not count. image: offset of particle 2's image.
+bool activeGeometry(const Particles& p, const Contact& c, ContactSelection selection, const Vec3& image, Vec3& n,
+                    Vec3& point) {
   if (c.real) {
     n = c.normal;
     point = c.point;
@@ -22,7 +23,7 @@ bool activeGeometry(const Particles& p, const Contact& c, ContactSelection selec
   }
   const SpherePair s =
       c.type == ContactType::SphereSphere
-          ? sphereSpherePair(p.pos[c.id1], p.radius[c.id1], p.pos[c.id2], p.radius[c.id2])
+          ? sphereSpherePair(p.pos[c.id1], p.radius[c.id1], Vec3(p.pos[c.id2] + image), p.radius[c.id2])
           : sphereWallPair(p.pos[c.id1], p.radius[c.id1], p.pos[c.id2], p.walls[p.shapeIndex[c.id2]].normal);
   n = s.n;
   if (s.uN < 0.0) {
@@ -80,11 +81,14 @@ TimestepEstimate pWaveTimestep(const Particles& p, const std::vector<Material>& 
   return e;
 }
 
-std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore& contacts, ContactSelection selection) {
+std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore& contacts, ContactSelection selection,
+                                         const Mat3* cellH) {
   std::vector<BodyStiffness> k(p.size());
   for (const Contact& c : contacts.items) {
+    // periodic image of particle 2: x2 + H k (seed "Collision detection in periodic cell")
+    const Vec3 image = cellH && !c.cellDist.isZero() ? Vec3(*cellH * c.cellDist.cast<double>()) : Vec3::Zero();
     Vec3 n, point;
-    if (!activeGeometry(p, c, selection, n, point)) continue;
+    if (!activeGeometry(p, c, selection, image, n, point)) continue;
     const double kn = c.phys.kn, ks = c.phys.ks;
     // seed (Chareyre): K = kn n n^T + ks (I - n n^T)
     const Mat3 nn = n * n.transpose();
@@ -95,7 +99,7 @@ std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore&
       if (b == TimestepEstimate::npos) continue;
       k[b].translation += kt;
       // [r]x^T K_c [r]x = ks (|r|^2 I - r r^T) + (kn - ks) (n x r)(n x r)^T
-      const Vec3 r = point - p.pos[b];
+      const Vec3 r = point - (id == c.id2 ? Vec3(p.pos[b] + image) : p.pos[b]);
       const Vec3 nr = n.cross(r);
       const Mat3 kr = ks * (r.squaredNorm() * Mat3::Identity() - r * r.transpose()) + (kn - ks) * nr * nr.transpose();
       if (kr.allFinite()) k[b].rotation += kr;
@@ -105,8 +109,9 @@ std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore&
 }
 
 TimestepEstimate globalStiffnessTimestep(const Particles& p, const ContactStore& contacts,
-                                         const std::vector<Material>& materials, ContactSelection selection) {
-  const std::vector<BodyStiffness> k = bodyStiffness(p, contacts, selection);
+                                         const std::vector<Material>& materials, ContactSelection selection,
+                                         const Mat3* cellH) {
+  const std::vector<BodyStiffness> k = bodyStiffness(p, contacts, selection, cellH);
   TimestepEstimate e;
   // omega^2 = lambda_max(K M^-1); dt = sqrt(2 / omega^2)                 seed eq. (eq-dtcr-global)
   const auto consider = [&e](double omega2, std::size_t b, bool rotational) {

@@ -67,13 +67,16 @@ enum class ContactSelection { Touching, Potential };
 // without contacts). A contact counts when it is real (its stored normal and contact point are
 // used; an arm that is not finite, e.g. after a runaway, adds no rotational term) or when its
 // bodies overlap at the current positions (normal and contact point from the positions; this is
-// how the estimate sees the contacts of a scene before its first step).
+// how the estimate sees the contacts of a scene before its first step). cellH: in a periodic cell,
+// its H; particle 2 of a contact then sits at its image x2 + H cellDist (positions and arms).
 std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore& contacts,
-                                         ContactSelection selection = ContactSelection::Touching);
+                                         ContactSelection selection = ContactSelection::Touching,
+                                         const Mat3* cellH = nullptr);
 
 // Global-stiffness estimate (above), or the p-wave value when no body has a contact.
 TimestepEstimate globalStiffnessTimestep(const Particles& p, const ContactStore& contacts,
                                          const std::vector<Material>& materials,
-                                         ContactSelection selection = ContactSelection::Touching);
+                                         ContactSelection selection = ContactSelection::Touching,
+                                         const Mat3* cellH = nullptr);
 
 }  // namespace dem

@@ -1,9 +1,13 @@
 // Unit: checkpoint/restart. A frictional deposition run N steps straight and a run of N/2 steps,
 // saved to a file, restored into a fresh Scene and run N/2 more give the same bits: positions,
 // velocities, orientations, angular velocities, the contact list in its order with its history, and
-// the energy ledger. Also: the format's checks (magic, version, checksum, truncation) and atomicity
-// (a failed save leaves the previous file intact).
+// the energy ledger. The same for a sheared periodic packing (examples/sheared_periodic_packing.json
+// at a higher rate: the cell flips, dt is re-evaluated from the global-stiffness estimate, contacts
+// cross the periodic boundary). Also: a version 1 file is still read and resumes bit-identically;
+// the format's checks (magic, version, checksum, truncation) and atomicity (a failed save leaves the
+// previous file intact).
 #include "io/checkpoint.hpp"
+#include "io/scene_loader.hpp"
 #include "solver/builders.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -11,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 using namespace dem;
 using namespace dem::io;
@@ -80,6 +85,87 @@ BOOST_AUTO_TEST_CASE(resumed_deposition_is_bit_identical) {
   // The bytes of the two final states are the same.
   BOOST_TEST((checkpointBytes(resumed) == checkpointBytes(straight)));
   std::filesystem::remove_all(kDir);
+}
+
+// The example at 8 times its shear rate and compression rate, so that a short run densifies,
+// flips the cell and builds contacts across the periodic boundary.
+Scene fastShear() {
+  std::ifstream in(std::string(DEM_SOURCE_DIR) + "/examples/sheared_periodic_packing.json");
+  std::ostringstream text;
+  text << in.rdbuf();
+  nlohmann::json d = nlohmann::json::parse(text.str());
+  d["cell"]["velGrad"] = {{0, 40, 0}, {0, -20, 0}, {0, 0, 0}};
+  return loadSceneText(d.dump(), "sheared_periodic_packing.json").scene;
+}
+
+BOOST_AUTO_TEST_CASE(resumed_sheared_periodic_packing_is_bit_identical) {
+  constexpr std::uint64_t N = 2000;
+  Scene straight = fastShear();
+  const Mat3 H0 = straight.cell->H();
+  straight.run(N);
+
+  std::filesystem::create_directories(kDir);
+  const std::string file = (kDir / "periodic.ckpt").string();
+  {
+    Scene first = fastShear();
+    first.run(N / 2 + 37);  // off the dt re-evaluation interval (200)
+    saveCheckpoint(first, file);
+  }
+  Scene resumed = loadCheckpoint(file);
+  BOOST_REQUIRE(resumed.cell.has_value());
+  resumed.run(N / 2 - 37);
+
+  // The run exercised what the checkpoint must carry.
+  BOOST_TEST((straight.cell->H0() != H0));  // flipped
+  BOOST_TEST(straight.contacts.countReal() > 300u);
+  std::size_t across = 0;
+  for (const Contact& c : straight.contacts.items) across += c.real && c.cellDist != Eigen::Vector3i::Zero();
+  BOOST_TEST(across > 10u);
+  BOOST_TEST(straight.energy.frictionDissipated > 0.0);
+  BOOST_TEST(straight.energy.cellWork > 0.0);
+  BOOST_TEST(straight.dtSafety() == 0.5);
+
+  BOOST_TEST(resumed.stepCount == straight.stepCount);
+  BOOST_TEST(resumed.time == straight.time);
+  BOOST_TEST(resumed.dt() == straight.dt());
+  BOOST_TEST(sameBits(resumed.particles.pos, straight.particles.pos));
+  BOOST_TEST(sameBits(resumed.particles.vel, straight.particles.vel));
+  BOOST_TEST(sameBits(resumed.particles.angVel, straight.particles.angVel));
+  BOOST_TEST(sameContacts(resumed.contacts, straight.contacts));
+  for (std::size_t k = 0; k < std::min(resumed.contacts.size(), straight.contacts.size()); ++k)
+    BOOST_TEST((resumed.contacts.items[k].cellDist == straight.contacts.items[k].cellDist));
+  BOOST_TEST(std::memcmp(resumed.cell->H().data(), straight.cell->H().data(), sizeof(Mat3)) == 0);
+  BOOST_TEST(std::memcmp(resumed.stress.data(), straight.stress.data(), sizeof(Mat3)) == 0);
+  BOOST_TEST(std::memcmp(&resumed.energy, &straight.energy, sizeof(EnergyLedger)) == 0);
+  BOOST_TEST((checkpointBytes(resumed) == checkpointBytes(straight)));
+  std::filesystem::remove_all(kDir);
+}
+
+// io/tests/data/clump_v1.ckpt: written by checkpoint format version 1 from this scene after 50 steps.
+Scene clumpOnFloor() {
+  Scene s;
+  s.materials.push_back(Material{});
+  s.particles.addWall(Vec3::Zero(), Vec3::UnitZ(), 0);
+  const auto a = s.particles.add(sphereSpec(Vec3(0, 0, 0.105), 0.1, 1000)),
+             b = s.particles.add(sphereSpec(Vec3(0.15, 0, 0.3), 0.1, 1000));
+  s.particles.add(sphereSpec(Vec3(0.5, 0, 0.0995), 0.1, 1000));
+  s.addClump({a, b});
+  s.gravity = Vec3(0, 0, -9.81);
+  s.setDt(1e-4);
+  s.setDamping(0.1);
+  s.setRotationAlgorithm(RotationAlgorithm::Omelyan);
+  return s;
+}
+
+BOOST_AUTO_TEST_CASE(version_1_files_are_read) {
+  Scene straight = clumpOnFloor();
+  straight.run(100);
+  Scene resumed = loadCheckpoint(std::string(DEM_SOURCE_DIR) + "/io/tests/data/clump_v1.ckpt");
+  BOOST_TEST(resumed.stepCount == 50u);
+  BOOST_TEST(!resumed.cell.has_value());
+  resumed.run(50);
+  BOOST_TEST(resumed.clumps.list.size() == 1u);
+  BOOST_TEST((checkpointBytes(resumed) == checkpointBytes(straight)));
 }
 
 BOOST_AUTO_TEST_CASE(clump_scene_round_trips) {

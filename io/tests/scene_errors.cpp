@@ -1,10 +1,12 @@
 // Unit: every class of bad scene input gets a SceneError naming the file, the JSON path and what was
 // expected (unknown keys, wrong types, out-of-range and non-finite values, unknown references,
-// generators that cannot place all spheres, unsupported sections, unreadable files, bad JSON).
+// generators that cannot place all spheres, the periodic cell's own errors, dt from the
+// global-stiffness estimate, unreadable files, bad JSON).
 #include "io/scene_loader.hpp"
 
 #include <boost/test/unit_test.hpp>
 
+#include <limits>
 #include <string>
 
 using namespace dem::io;
@@ -210,13 +212,147 @@ BOOST_AUTO_TEST_CASE(generator_that_cannot_place_all) {
   expectError(d, "generators[1].max", "2 * (largest radius)");
 }
 
-BOOST_AUTO_TEST_CASE(not_supported_yet) {
-  auto d = base();
-  d["cell"] = {{"H", {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}};
-  expectError(d, "cell", "not supported yet");
+// A valid periodic scene: 8 spheres in a sheared cell, dt from the estimate.
+nlohmann::json periodicBase() {
+  return nlohmann::json::parse(R"({
+    "materials": [{"name": "m", "density": 1000, "young": 1e7}],
+    "particles": [{"pos": [0.5, 0.5, 0.5], "radius": 0.1, "material": "m", "vel": [0.1, 0, 0]}],
+    "generators": [{"type": "lattice", "origin": [0.2, 0.2, 0.2], "spacing": 0.6, "count": [2, 2, 1], "radius": 0.1, "material": "m"}],
+    "cell": {"H": [[2, 0.2, 0], [0, 2, 0], [0, 0, 2]], "velGrad": [[0, 0.5, 0], [0, 0, 0], [0, 0, 0]], "homoDeform": true, "flip": true},
+    "engine": {"dt": {"fromStiffness": {"safety": 0.4, "interval": 50}}, "steps": 10},
+    "outputs": {"csv": {"interval": 5}}
+  })");
+}
+
+BOOST_AUTO_TEST_CASE(periodic_scene_loads) {
+  LoadedScene s = loadSceneText(periodicBase().dump(), "scene.json");
+  const dem::Scene& sc = s.scene;
+  BOOST_REQUIRE(sc.cell.has_value());
+  BOOST_TEST(sc.cell->H()(0, 1) == 0.2);  // rows as written: column 1 is the side vector (0.2, 2, 0)
+  BOOST_TEST(sc.cell->nextVelGrad()(0, 1) == 0.5);
+  BOOST_TEST(sc.cell->flipFlippable);
+  BOOST_TEST(sc.dtSafety() == 0.4);
+  BOOST_TEST(sc.dtInterval() == 50u);
+  BOOST_TEST(s.run.outputs.csv.cell);
+  // L != 0: started on the affine field (mid-step velocity (I + L dt/2)^{-1} (L x0 + v_f), marked integrated).
+  BOOST_TEST(sc.particles.velMidstep[0] == 1);
+  BOOST_TEST(sc.dt() > 0.0);
+  const dem::Vec3 expected = (dem::Mat3::Identity() + 0.5 * sc.dt() * sc.cell->nextVelGrad()).inverse() *
+                             (sc.cell->nextVelGrad() * dem::Vec3(0.5, 0.5, 0.5) + dem::Vec3(0.1, 0, 0));
+  BOOST_TEST((sc.particles.vel[0] - expected).norm() == 0.0);
+  // The size form, no velocity gradient: not started on the field.
+  auto d = periodicBase();
+  d["cell"] = {{"size", {2, 2, 2}}};
+  s = loadSceneText(d.dump(), "scene.json");
+  BOOST_TEST((s.scene.cell->H() == dem::Mat3(dem::Vec3(2, 2, 2).asDiagonal())));
+  BOOST_TEST(s.scene.particles.velMidstep[0] == 0);
+  BOOST_TEST(s.scene.cell->homoDeform);
+  BOOST_TEST(!s.scene.cell->flipFlippable);
+  d["cell"]["startOnAffineField"] = true;
+  d["engine"]["dt"] = 1e-4;
+  s = loadSceneText(d.dump(), "scene.json");
+  BOOST_TEST(s.scene.particles.velMidstep[0] == 1);
+  BOOST_TEST(s.scene.dt() == 1e-4);
+  s.scene.run(20);  // the scene runs (dt fixed; cell at rest)
+  BOOST_TEST(s.scene.stepCount == 20u);
+}
+
+BOOST_AUTO_TEST_CASE(cell_errors) {
+  auto d = periodicBase();
+  d["cell"]["HH"] = 1;
+  expectError(d, "cell.HH", "unknown key");
+  d = periodicBase();
+  d["cell"]["size"] = {1, 1, 1};
+  expectError(d, "cell", "exactly one of \"H\"");
+  d = periodicBase();
+  d["cell"].erase("H");
+  expectError(d, "cell", "exactly one of \"H\"");
+  // wrong shape
+  d = periodicBase();
+  d["cell"]["H"] = {{2, 0, 0}, {0, 2, 0}};
+  expectError(d, "cell.H", "3x3 matrix");
+  d = periodicBase();
+  d["cell"]["H"][1] = {0, 2};
+  expectError(d, "cell.H[1]", "array of 3 numbers");
+  d = periodicBase();
+  d["cell"]["velGrad"] = 0.5;
+  expectError(d, "cell.velGrad", "3x3 matrix");
+  d = periodicBase();
+  d["cell"]["size"] = {1, 0, 1};
+  d["cell"].erase("H");
+  expectError(d, "cell.size", "side lengths > 0");
+  // non-finite entries (an infinity dumps as null)
+  d = periodicBase();
+  d["cell"]["H"][2][2] = std::numeric_limits<double>::infinity();
+  expectError(d, "cell.H[2][2]", "expected a number");
+  d = periodicBase();
+  d["cell"]["velGrad"][0][1] = std::numeric_limits<double>::quiet_NaN();
+  expectError(d, "cell.velGrad[0][1]", "expected a number");
+  // singular H (the solver's message)
+  d = periodicBase();
+  d["cell"]["H"] = {{2, 2, 0}, {0, 0, 0}, {0, 0, 2}};
+  expectError(d, "cell.H", "singular");
+  // wrong types
+  d = periodicBase();
+  d["cell"]["flip"] = "yes";
+  expectError(d, "cell.flip", "true or false");
+  d = periodicBase();
+  d["cell"]["startOnAffineField"] = 1;
+  expectError(d, "cell.startOnAffineField", "true or false");
+  d = periodicBase();
+  d["cell"] = {1, 2, 3};
+  expectError(d, "cell", "an object");
+  // walls in a periodic scene
+  d = periodicBase();
+  d["walls"] = {{{"point", {0, 0, 0}}, {"normal", {0, 0, 1}}, {"material", "m"}}};
+  expectError(d, "walls[0]", "not supported in a periodic scene");
+  // a particle larger than half the cell, named by the entry that made it
+  d = periodicBase();
+  d["generators"][0]["radius"] = 0.5;
+  d["generators"][0]["spacing"] = 1.0;
+  expectError(d, "generators[0]", "half the cell");
+  d = periodicBase();
+  d["particles"][0]["radius"] = 0.6;
+  expectError(d, "particles[0]", "half the cell");
+  // I - L dt/2 singular for the given dt
+  d = periodicBase();
+  d["engine"]["dt"] = 1.0;
+  d["cell"]["velGrad"] = {{2, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+  expectError(d, "cell.velGrad", "singular");
+  // csv cell columns without a cell
   d = base();
-  d["engine"]["dt"] = {{"estimate", "globalStiffness"}, {"safety", 0.5}};
-  expectError(d, "engine.dt", "not supported yet");
+  d["outputs"]["csv"]["cell"] = true;
+  expectError(d, "outputs.csv.cell", "no \"cell\"");
+}
+
+BOOST_AUTO_TEST_CASE(dt_from_stiffness_errors) {
+  auto d = periodicBase();
+  d["engine"]["dt"]["fromStiffness"]["safety"] = 1.0;
+  expectError(d, "engine.dt.fromStiffness.safety", "(0, 1)");
+  d["engine"]["dt"]["fromStiffness"]["safety"] = 0;
+  expectError(d, "engine.dt.fromStiffness.safety", "(0, 1)");
+  d = periodicBase();
+  d["engine"]["dt"]["fromStiffness"].erase("safety");
+  expectError(d, "engine.dt.fromStiffness", "missing required key 'safety'");
+  d = periodicBase();
+  d["engine"]["dt"]["fromStiffness"]["interval"] = -1;
+  expectError(d, "engine.dt.fromStiffness.interval", "integer");
+  d = periodicBase();
+  d["engine"]["dt"]["fromStiffnes"] = d["engine"]["dt"]["fromStiffness"];
+  expectError(d, "engine.dt.fromStiffnes", "unknown key");
+  d = periodicBase();
+  d["engine"]["dt"] = "auto";
+  expectError(d, "engine.dt", "fromStiffness");
+  d = periodicBase();
+  d["engine"].erase("steps");
+  d["engine"]["duration"] = 1.0;
+  expectError(d, "engine.duration", "give \"steps\"");
+  // aperiodic scenes take it too
+  d = base();
+  d["engine"]["dt"] = {{"fromStiffness", {{"safety", 0.3}}}};
+  const LoadedScene s = loadSceneText(d.dump(), "scene.json");
+  BOOST_TEST(s.scene.dtSafety() == 0.3);
+  BOOST_TEST(s.scene.dtInterval() == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(unreadable_file_and_bad_json) {

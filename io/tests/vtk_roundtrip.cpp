@@ -79,6 +79,44 @@ BOOST_AUTO_TEST_CASE(contacts_parse_back_as_lines_with_normal_force) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(periodic_cell_parses_back_as_a_parallelepiped) {
+  Scene s;
+  s.materials.push_back(Material{});
+  Mat3 H;
+  H << 1.0, 0.3, 0.0, 0.0, 0.9, 0.1, 0.0, 0.0, 1.2;  // columns: side vectors
+  s.setCell(Cell(H));
+  s.particles.add(sphereSpec(Vec3(0.05, 0.5, 0.5), 0.1, 1000));
+  s.particles.add(sphereSpec(Vec3(1.2, 0.5, 0.5), 0.1, 1000));  // overlaps particle 0's image across x
+  s.setDt(1e-5);
+  s.run(1);
+  s.stress(0, 1) = 2.5;  // any value: it is written as it is
+  const VtuGrid g = parseVtu(cellVtu(s));
+  BOOST_REQUIRE(g.nPoints == 8u);
+  BOOST_REQUIRE(g.nCells == 1u);
+  BOOST_TEST(g.types[0] == 12.0);  // VTK_HEXAHEDRON
+  BOOST_TEST(g.offsets[0] == 8.0);
+  const Vec3 a = H.col(0), b = H.col(1), c = H.col(2);
+  const Vec3 corners[8] = {Vec3::Zero(), a, a + b, b, c, a + c, a + b + c, b + c};
+  for (int k = 0; k < 8; ++k) {
+    BOOST_TEST(g.connectivity[static_cast<std::size_t>(k)] == k);
+    for (int w = 0; w < 3; ++w) BOOST_TEST(g.points[static_cast<std::size_t>(3 * k + w)] == corners[k][w]);
+  }
+  for (int r = 0; r < 3; ++r)
+    for (int k = 0; k < 3; ++k) {
+      BOOST_TEST(g.cellData.at("H").values[static_cast<std::size_t>(3 * r + k)] == s.cell->H()(r, k));
+      BOOST_TEST(g.cellData.at("stress").values[static_cast<std::size_t>(3 * r + k)] == s.stress(r, k));
+    }
+  BOOST_TEST(g.cellData.at("H").components == 9);
+  BOOST_TEST(g.cellData.at("volume").values[0] == s.cell->volume());
+  // The contact across the boundary ends at the image of particle 1 (x + H cellDist).
+  BOOST_REQUIRE(s.contacts.countReal() == 1u);
+  const Contact& ct = s.contacts.items[0];
+  BOOST_TEST(ct.cellDist[0] != 0);
+  const VtuGrid lines = parseVtu(contactsVtu(s));
+  const Vec3 image = s.particles.pos[ct.id2] + s.cell->H() * ct.cellDist.cast<double>();
+  for (int w = 0; w < 3; ++w) BOOST_TEST(lines.points[static_cast<std::size_t>(3 + w)] == image[w]);
+}
+
 BOOST_AUTO_TEST_CASE(collection_lists_the_snapshots) {
   const auto dir = std::filesystem::temp_directory_path() / "dem-vtk-test";
   std::filesystem::remove_all(dir);

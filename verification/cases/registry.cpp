@@ -38,6 +38,9 @@ std::vector<Case> allCases() {
       affineMotionCase(),
       energySimpleShearCase(),
       kineticEnergyMovingCellCase(),
+      periodicColliderBruteForceCase(),
+      periodicReplicatedContactsCase(),
+      cellFlipInvarianceCase(),
   };
 }
 

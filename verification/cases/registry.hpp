@@ -42,6 +42,9 @@ Case cellStretchConvergenceCase();
 Case affineMotionCase();
 Case energySimpleShearCase();
 Case kineticEnergyMovingCellCase();
+Case periodicColliderBruteForceCase();
+Case periodicReplicatedContactsCase();
+Case cellFlipInvarianceCase();
 
 std::vector<Case> allCases();
 

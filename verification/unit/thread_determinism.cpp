@@ -1,5 +1,6 @@
 // Unit: results are identical bit for bit whatever the number of threads.
 #include "solver/builders.hpp"
+#include "unit/same_bits.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <omp.h>
@@ -8,6 +9,7 @@
 #include <random>
 
 using namespace dem;
+using dem::test::sameBits;
 
 namespace {
 Scene gas(std::size_t n) {
@@ -25,11 +27,6 @@ Scene gas(std::size_t n) {
   s.setDt(1e-4);
   s.setDamping(0.2);
   return s;
-}
-
-template <class T>
-bool sameBits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 }  // namespace
 

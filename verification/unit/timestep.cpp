@@ -52,6 +52,26 @@ BOOST_AUTO_TEST_CASE(p_wave_closed_form) {
   BOOST_TEST(!g.fromContacts);
 }
 
+// A contact across the boundary of a periodic cell counts with the image of particle 2
+// (x2 + H cellDist, also as the arm of its rotational stiffness): the estimate equals that of the
+// same pair inside the cell (translation invariance), to round-off of the positions.
+BOOST_AUTO_TEST_CASE(periodic_contact_uses_the_image) {
+  const auto pairAt = [](double x1, double x2) {
+    Scene s;
+    s.materials.push_back(Material{2600.0, 1e7, 0.2, 0.5});
+    s.setCell(Cell::box(Vec3(1, 1, 1)));
+    s.particles.add(sphereSpec(Vec3(x1, 0.5, 0.5), 0.05, 2600.0));
+    s.particles.add(sphereSpec(Vec3(x2, 0.5, 0.5), 0.05, 2600.0));
+    s.setDt(1e-12);
+    s.step();  // the collider finds the pair
+    return s.criticalTimestep();
+  };
+  const TimestepEstimate across = pairAt(0.02, 0.93), inside = pairAt(0.50, 0.59);  // overlap 0.01 both
+  BOOST_TEST(across.fromContacts);
+  BOOST_TEST(inside.fromContacts);
+  BOOST_TEST(close(across.dt, inside.dt, 1e-9));
+}
+
 // One sphere on a wall (normal z, overlap present before the first step): K = diag(ks, ks, kn),
 // dt = sqrt(2 m/kn) (translation along the normal; the rotation about x, y has
 // omega^2 = ks r^2/I < kn/m), which is 1/sqrt 2 of the true limit 2 sqrt(m/kn).
@@ -170,6 +190,35 @@ BOOST_AUTO_TEST_CASE(scene_dt_from_stiffness) {
   f.setDtFromStiffness(0.3);
   f.step();
   BOOST_TEST(close(f.dt(), 0.3 * 0.1 * std::sqrt(Material{}.density / Material{}.young), 1e-14));
+}
+
+// setDtFromStiffness in a periodic cell: the periodic collider finds the contacts, and a pair across
+// the boundary (particle 2's image x2 + H k) gives the estimate of the same pair inside the cell, to
+// round-off of the branch vector (eps |x| / |d| ~ 1e-14); an oblique branch vector so that the
+// rotational stiffness (arms from each centre, the image's for particle 2) takes part.
+BOOST_AUTO_TEST_CASE(scene_dt_from_stiffness_periodic) {
+  Mat3 H;
+  H << 1, 0.3, 0, 0, 1, 0, 0, 0, 1;
+  const Vec3 d(0.03, 0.08, -0.02);  // |d| = 0.0877 < r1 + r2 = 0.09
+  const auto pairScene = [&H](const Vec3& x1, const Vec3& x2) {
+    Scene s;
+    s.materials.push_back(Material{2600.0, 1e7, 0.2, 0.5});
+    s.particles.add(sphereSpec(x1, 0.045, 2600.0));
+    s.particles.add(sphereSpec(x2, 0.045, 2600.0));
+    s.setCell(Cell(H));
+    s.setDtFromStiffness(0.5);
+    s.step();
+    return s;
+  };
+  const Vec3 x1(0.6, 0.97, 0.5);
+  Scene across = pairScene(x1, x1 + d - H.col(1));  // the image across y is x2 + H (0, 1, 0)
+  Scene inside = pairScene(Vec3(0.5, 0.5, 0.5), Vec3(0.5, 0.5, 0.5) + d);
+  BOOST_TEST_REQUIRE(across.contacts.size() == 1u);
+  BOOST_TEST((across.contacts.items[0].cellDist == Eigen::Vector3i(0, 1, 0)));
+  BOOST_TEST(across.criticalTimestep().fromContacts);  // from the contact, not the p-wave fallback
+  BOOST_TEST(inside.criticalTimestep().fromContacts);
+  BOOST_TEST_INFO("across " << across.dt() << ", inside " << inside.dt());
+  BOOST_TEST(close(across.dt(), inside.dt(), 1e-12));
 }
 
 BOOST_AUTO_TEST_CASE(bad_input) {
