@@ -11,6 +11,7 @@ packages=(
   libgnuplot-iostream-dev gnuplot-nox
   nlohmann-json3-dev  # scene files (io/, dem-run)
   clang libclang-rt-14-dev  # the scene-loader fuzz target (libFuzzer), scripts/fuzz.sh
+  python3-meshio  # io.vtk_meshio: the VTK output read back by an independent reader
   chromium  # the report test (ctest label report) loads the report in headless Chromium
 )
 

@@ -79,7 +79,7 @@ if [ $bench -eq 1 ]; then
     min_time=0.5
     export DEM_BENCH_LARGE=1
   else
-    min_time=0.05
+    min_time=0.2
   fi
   mapfile -t programs < <(find build/release -maxdepth 2 -type f -perm -u+x -name 'dem-bench-*' | sort)
   [ ${#programs[@]} -gt 0 ] || echo "  no benchmark programs were built"
