@@ -27,7 +27,7 @@ ContactGeom formContact(const SpherePair& s, Contact& h, double dt) {
   // seed "Contact formation": frame from n; u_T and phi start from what accrued since the onset,
   // which fell inside the last step: tau = -u_N / v_approach in [0, dt] (see the header).
   h.frame = formationFrame(s.n);
-  const Vec3 vr = (s.v2 + s.w2.cross(g.b2)) - (s.v1 + s.w1.cross(g.b1));
+  const Vec3 vr = relativeVelocity(s, g);
   const double vApproach = -s.n.dot(vr);
   const double tau = vApproach > 0.0 ? std::min(dt, -s.uN / vApproach) : 0.0;
   const Mat3 T = h.frame.toRotationMatrix().transpose();

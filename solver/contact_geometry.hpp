@@ -52,6 +52,7 @@ struct SpherePair {
 // Output of the geometry stage for one contact at t_n.
 struct ContactGeom {
   Vec3 n, c, b1, b2;
+  double a1 = 0.0, a2 = 0.0;  // arm lengths: b1 = a1 n, b2 = -a2 n
   Quat frame;   // local -> global
   double uN = 0.0;
   Vec3 u;       // (u_N, u_T,y, u_T,z), local
@@ -98,15 +99,26 @@ ContactGeom contactGeometry(const SpherePair& s, Contact& history, bool isNew, d
 ContactGeom formContact(const SpherePair& s, Contact& history, double dt);
 [[gnu::always_inline]] inline ContactGeom updateContact(const SpherePair& s, Contact& history, double dt);
 
-// Contact point and branch vectors (sign conventions above).
+// Contact point and branch vectors (sign conventions above). Both arms lie on the normal:
+// c - x1 = a1 n and c - x2 = -a2 n with a_i = r_i + u_N/2 (x2 = x1 + (r1 + r2 + u_N) n, also for the
+// wall's equivalent sphere with r2 = 0), computed from the scalars rather than by subtracting
+// positions (no cancellation far from the origin).
 inline ContactGeom branchVectors(const SpherePair& s) {
   ContactGeom g;
   g.n = s.n;
   g.uN = s.uN;
-  g.c = s.x1 + (s.r1 + 0.5 * s.uN) * s.n;  // middle of the overlap zone
-  g.b1 = g.c - s.x1;
-  g.b2 = g.c - s.x2;
+  g.a1 = s.r1 + 0.5 * s.uN;
+  g.a2 = s.r2 + 0.5 * s.uN;
+  g.c = s.x1 + g.a1 * s.n;  // middle of the overlap zone
+  g.b1 = g.a1 * s.n;
+  g.b2 = -g.a2 * s.n;
   return g;
+}
+
+// Relative velocity at the contact point, (v2 + w2 x b2) - (v1 + w1 x b1), with the arms on the
+// normal: (v2 - v1) - (a1 w1 + a2 w2) x n.
+inline Vec3 relativeVelocity(const SpherePair& s, const ContactGeom& g) {
+  return (s.v2 - s.v1) - (g.a1 * s.w1 + g.a2 * s.w2).cross(s.n);
 }
 
 // Global -> local rotation T = R^T of the quaternion q / |q|, for a q of any non-zero norm (one
@@ -152,7 +164,7 @@ inline Mat3 globalToLocalUnnormalised(const Quat& q) {
   Quat qMid;
   qMid.coeffs() = qPrev.coeffs() + sgn * qCurr.coeffs();
   // seed: relative velocity at the contact point from the branch vectors, normal part removed
-  Vec3 vr = (s.v2 + s.w2.cross(g.b2)) - (s.v1 + s.w1.cross(g.b1));
+  Vec3 vr = relativeVelocity(s, g);
   vr -= nMid * nMid.dot(vr);
   const Mat3 Tmid = globalToLocalUnnormalised(qMid);
   const Vec3 du = Tmid * (vr * dt);  // seed: u_curr = u_prev + T_mid v_r dt

@@ -68,8 +68,9 @@ inline void evaluate(const Particles& p, Contact& c, double dt, const PeriodicSh
   c.u[1] = r.uTy;
   c.u[2] = r.uTz;
   c.force = g.frame * r.forceLocal;  // local -> global
-  c.torque1 = g.b1.cross(c.force);   // arm c - x1
-  c.torque2 = c.force.cross(g.b2);   // b2 x (-F), arm c - x2
+  const Vec3 nxF = g.n.cross(c.force);
+  c.torque1 = g.a1 * nxF;  // b1 x F, arm b1 = c - x1 = a1 n
+  c.torque2 = g.a2 * nxF;  // b2 x (-F), arm b2 = c - x2 = -a2 n
   c.elastic = r.elastic;
   c.dissipated = r.dissipated;
 }
@@ -103,16 +104,14 @@ ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt,
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
   for (std::size_t i = 0; i < n; ++i) {
     Vec3 f = Vec3::Zero(), t = Vec3::Zero();
+    // A contact that is not real holds zero force and torques (created so, and zeroed by
+    // separate()), so every entry is added without a branch on `real`: adding +0 changes no sum.
+    // Side 1 receives -force (negation is exact).
     for (std::uint32_t e = off[i]; e < off[i + 1]; ++e) {
       const Contact& c = items[ent[e] >> 1];
-      if (!c.real) continue;
-      if (ent[e] & 1u) {
-        f -= c.force;
-        t += c.torque2;
-      } else {
-        f += c.force;
-        t += c.torque1;
-      }
+      const bool second = (ent[e] & 1u) != 0;
+      f += (second ? -1.0 : 1.0) * c.force;
+      t += second ? c.torque2 : c.torque1;
     }
     p.force[i] += f;
     p.torque[i] += t;
