@@ -34,12 +34,7 @@ ContactGeom formContact(const SpherePair& s, Contact& h, double dt) {
   const Vec3 du = T * (vr - s.n * s.n.dot(vr)) * tau;
   h.u = Vec3(s.uN, du[1], du[2]);
   h.phi = T * (s.w2 - s.w1) * tau;
-  h.normal = s.n;
-  h.point = g.c;
-  g.frame = h.frame;
-  g.u = h.u;
-  g.phi = h.phi;
-  return g;
+  return storeHistory(s, h, g);
 }
 
 }  // namespace dem

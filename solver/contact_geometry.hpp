@@ -121,6 +121,16 @@ inline Vec3 relativeVelocity(const SpherePair& s, const ContactGeom& g) {
   return (s.v2 - s.v1) - (g.a1 * s.w1 + g.a2 * s.w2).cross(s.n);
 }
 
+// Stores the normal and contact point in the history and copies frame, u and phi into g.
+inline ContactGeom storeHistory(const SpherePair& s, Contact& h, ContactGeom& g) {
+  h.normal = s.n;
+  h.point = g.c;
+  g.frame = h.frame;
+  g.u = h.u;
+  g.phi = h.phi;
+  return g;
+}
+
 // Global -> local rotation T = R^T of the quaternion q / |q|, for a q of any non-zero norm (one
 // division, no square root): R = I + s (w [v]x + [v]x^2) with s = 2/|q|^2, v the vector part.
 inline Mat3 globalToLocalUnnormalised(const Quat& q) {
@@ -173,12 +183,7 @@ inline Mat3 globalToLocalUnnormalised(const Quat& q) {
   h.u[0] = s.uN;  // seed: normal component computed directly
   h.phi += Tmid * ((s.w2 - s.w1) * dt);  // seed: phi_curr = phi_prev + T_mid (w2 - w1) dt
   h.frame = qCurr;
-  h.normal = s.n;
-  h.point = g.c;
-  g.frame = h.frame;
-  g.u = h.u;
-  g.phi = h.phi;
-  return g;
+  return storeHistory(s, h, g);
 }
 
 }  // namespace dem
