@@ -95,9 +95,8 @@ Quat formationFrame(const Vec3& n);
 ContactGeom contactGeometry(const SpherePair& s, Contact& history, bool isNew, double dt);
 
 // The two halves of contactGeometry: formation (out of line, once per contact) and the update of an
-// existing contact (inline: the contact loop's hot path).
+// existing contact (updateContact below, inline: the contact loop's hot path).
 ContactGeom formContact(const SpherePair& s, Contact& history, double dt);
-[[gnu::always_inline]] inline ContactGeom updateContact(const SpherePair& s, Contact& history, double dt);
 
 // Contact point and branch vectors (sign conventions above). Both arms lie on the normal:
 // c - x1 = a1 n and c - x2 = -a2 n with a_i = r_i + u_N/2 (x2 = x1 + (r1 + r2 + u_N) n, also for the

@@ -119,6 +119,12 @@ inline AsphericalRotation rotateAsphericalDamped(const Particles& p, std::size_t
   return r;
 }
 
+// Runaway check folded into the integration pass: a NaN or inf anywhere makes the sum non-finite.
+inline void noteNonFinite(const Particles& p, std::size_t i, IntegratorScratch::Sums& sums) {
+  if (!std::isfinite(p.pos[i].sum() + p.vel[i].sum() + p.angVel[i].sum()) && sums.firstNonFinite == IntegratorScratch::npos)
+    sums.firstNonFinite = i;
+}
+
 // The common case in one piece: a free spherical body (no blocked axis, already integrated, outside a
 // deforming cell). The same arithmetic as the general path below (kick with first = false and no
 // blocked axis), without its branches: the bits are the same.
@@ -167,9 +173,7 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
       const bool first = p.velMidstep[i] == 0;
       if (!homo && !first && p.blocked[i] == 0 && !p.isAspherical(i)) {
         integrateFreeSphere(p, i, gravity, dt, lambda, sums);
-        if (!std::isfinite(p.pos[i].sum() + p.vel[i].sum() + p.angVel[i].sum()) &&
-            sums.firstNonFinite == IntegratorScratch::npos)
-          sums.firstNonFinite = i;
+        noteNonFinite(p, i, sums);
         continue;
       }
       const bool adjust = settings.adjVel0;
@@ -229,9 +233,7 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
         sums.fastest = i;
       }
       p.velMidstep[i] = 1;
-      // Runaway check folded into this pass: a NaN or inf anywhere makes the sum non-finite.
-      if (!std::isfinite(p.pos[i].sum() + p.vel[i].sum() + p.angVel[i].sum()) && sums.firstNonFinite == IntegratorScratch::npos)
-        sums.firstNonFinite = i;
+      noteNonFinite(p, i, sums);
     }
     scratch.blocks[b] = sums;
   }

@@ -2,27 +2,17 @@
 #include "solver/builders.hpp"
 
 #include <boost/test/unit_test.hpp>
+#include "expect_error.hpp"
 
 #include <limits>
 
 using namespace dem;
+using dem::test::expectError;
 
 namespace {
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 const double kInf = std::numeric_limits<double>::infinity();
 
-template <class F>
-void expectError(F&& f, const std::string& needle1, const std::string& needle2) {
-  try {
-    f();
-    BOOST_ERROR("no exception; expected one mentioning '" << needle1 << "'");
-  } catch (const std::invalid_argument& e) {
-    const std::string m = e.what();
-    BOOST_TEST_INFO("message: " << m);
-    BOOST_TEST(m.find(needle1) != std::string::npos);
-    BOOST_TEST(m.find(needle2) != std::string::npos);
-  }
-}
 
 ParticleSpec good() { return sphereSpec(Vec3::Zero(), 0.1, 1000.0); }
 }  // namespace

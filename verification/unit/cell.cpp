@@ -9,23 +9,14 @@
 #include "solver/scene.hpp"
 
 #include <boost/test/unit_test.hpp>
+#include "expect_error.hpp"
 
 #include <limits>
 
 using namespace dem;
+using dem::test::expectError;
 
 namespace {
-template <class F>
-void expectError(F&& f, const std::string& needle) {
-  try {
-    f();
-    BOOST_ERROR("no exception; expected one mentioning '" << needle << "'");
-  } catch (const std::invalid_argument& e) {
-    const std::string m = e.what();
-    BOOST_TEST_INFO("message: " << m);
-    BOOST_TEST(m.find(needle) != std::string::npos);
-  }
-}
 
 Mat3 rigidSpin(double W) {
   Mat3 L = Mat3::Zero();
