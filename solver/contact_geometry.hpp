@@ -34,6 +34,7 @@
 // the normal one (first/second order errors in oblique impacts, verification theory 6.4 expects
 // third order).
 
+#include "contact_kernel.hpp"
 #include "contacts.hpp"
 #include "math.hpp"
 
@@ -95,7 +96,7 @@ Quat formationFrame(const Vec3& n);
 ContactGeom contactGeometry(const SpherePair& s, Contact& history, bool isNew, double dt);
 
 // The two halves of contactGeometry: formation (out of line, once per contact) and the update of an
-// existing contact (updateContact below, inline: the contact loop's hot path).
+// existing contact (updateContact below).
 ContactGeom formContact(const SpherePair& s, Contact& history, double dt);
 
 // Contact point and branch vectors (sign conventions above). Both arms lie on the normal:
@@ -130,58 +131,21 @@ inline ContactGeom storeHistory(const SpherePair& s, Contact& h, ContactGeom& g)
   return g;
 }
 
-// Global -> local rotation T = R^T of the quaternion q / |q|, for a q of any non-zero norm (one
-// division, no square root): R = I + s (w [v]x + [v]x^2) with s = 2/|q|^2, v the vector part.
-inline Mat3 globalToLocalUnnormalised(const Quat& q) {
-  const double w = q.w(), x = q.x(), y = q.y(), z = q.z();
-  const double s = 2.0 / (w * w + x * x + y * y + z * z);
-  const double xx = s * x * x, yy = s * y * y, zz = s * z * z;
-  const double xy = s * x * y, xz = s * x * z, yz = s * y * z;
-  const double wx = s * w * x, wy = s * w * y, wz = s * w * z;
-  Mat3 T;
-  T << 1.0 - yy - zz, xy + wz, xz - wy,  //
-      xy - wz, 1.0 - xx - zz, yz + wx,   //
-      xz + wy, yz - wx, 1.0 - xx - yy;
-  return T;
-}
+// Eigen <-> kernel types (contact_kernel.hpp).
+inline V3<double> v3(const Vec3& v) { return {v[0], v[1], v[2]}; }
+inline Vec3 vec3(const V3<double>& v) { return {v.x, v.y, v.z}; }
 
-[[gnu::always_inline]] inline ContactGeom updateContact(const SpherePair& s, Contact& h, double dt) {
+// Updates the history of an existing contact (seed "Contact update"): updateHistory of
+// contact_kernel.hpp on one contact.
+inline ContactGeom updateContact(const SpherePair& s, Contact& h, double dt) {
   ContactGeom g = branchVectors(s);
-  const Quat& qPrev = h.frame;
-  // seed: mid-step normal n_mid = (n_prev + n)/|n_prev + n|
-  const Vec3 nSum = h.normal + s.n;
-  const Vec3 nMid = nSum * (1.0 / std::sqrt(nSum.squaredNorm()));
-  // seed: bending rotation o_r = n_prev x n_curr and twisting rotation
-  // o_t = n_mid (n_mid . (w1 + w2)/2) dt, applied to the frame. The seed's first-order column update
-  // a - a x o_r - a x o_t followed by re-normalisation is done here as the composition of the same two
-  // rotations as quaternions: the bending one exactly (half-way quaternion (1 + x.n, x x n), from the
-  // frame's own x axis so that round-off cannot drift x away from n), the twisting one as
-  // (1, n theta/2) (angle error theta^3/12). Both factors are left unnormalised: |a b| = |a| |b|, so
-  // normalising the product once gives the same rotation. The frame stays orthonormal by
-  // construction and its x axis is n.
-  const double qw = qPrev.w(), qx = qPrev.x(), qy = qPrev.y(), qz = qPrev.z();
-  const Vec3 xPrev(1.0 - 2.0 * (qy * qy + qz * qz), 2.0 * (qx * qy + qw * qz), 2.0 * (qx * qz - qw * qy));
-  const Vec3 oR = xPrev.cross(s.n);
-  const Quat qR(1.0 + xPrev.dot(s.n), oR[0], oR[1], oR[2]);
-  const double halfTwist = 0.5 * nMid.dot(0.5 * (s.w1 + s.w2)) * dt;
-  const Quat qT(1.0, halfTwist * s.n[0], halfTwist * s.n[1], halfTwist * s.n[2]);
-  Quat qCurr = qT * (qR * qPrev);
-  qCurr.coeffs() *= 1.0 / std::sqrt(qCurr.coeffs().squaredNorm());
-  // seed: mid-step frame Slerp(T_prev, T_curr, 1/2); for unit quaternions on the short arc this is
-  // the rotation of q_prev + q_curr (normalisation folded into globalToLocalUnnormalised).
-  const double sgn = qPrev.coeffs().dot(qCurr.coeffs()) < 0.0 ? -1.0 : 1.0;
-  Quat qMid;
-  qMid.coeffs() = qPrev.coeffs() + sgn * qCurr.coeffs();
-  // seed: relative velocity at the contact point from the branch vectors, normal part removed
-  Vec3 vr = relativeVelocity(s, g);
-  vr -= nMid * nMid.dot(vr);
-  const Mat3 Tmid = globalToLocalUnnormalised(qMid);
-  const Vec3 du = Tmid * (vr * dt);  // seed: u_curr = u_prev + T_mid v_r dt
-  h.u[1] += du[1];
-  h.u[2] += du[2];
-  h.u[0] = s.uN;  // seed: normal component computed directly
-  h.phi += Tmid * ((s.w2 - s.w1) * dt);  // seed: phi_curr = phi_prev + T_mid (w2 - w1) dt
-  h.frame = qCurr;
+  const RelativeMotion<double> m{v3(s.n), s.uN, g.a1, g.a2, v3(s.v2 - s.v1), v3(s.w1), v3(s.w2)};
+  ContactHistory<double> hist{{h.frame.w(), h.frame.x(), h.frame.y(), h.frame.z()}, v3(h.normal), h.u[1], h.u[2],
+                              v3(h.phi)};
+  updateHistory(m, hist, dt);
+  h.frame = Quat(hist.frame.w, hist.frame.x, hist.frame.y, hist.frame.z);
+  h.u = Vec3(s.uN, hist.uY, hist.uZ);  // seed: normal component computed directly
+  h.phi = vec3(hist.phi);
   return storeHistory(s, h, g);
 }
 

@@ -15,6 +15,7 @@
 //   W_slip = (F_T^t - F_T,n) . (F_T,n-1 + F_T,n) / (2 ks)     (zero while sticking or frictionless)
 // This is the convention of the energy ledger (energy.hpp: trapezoidal work terms at t_n).
 
+#include "contact_kernel.hpp"
 #include "materials.hpp"
 #include "math.hpp"
 
@@ -25,32 +26,19 @@ struct CundallResult {
   double uTy = 0.0, uTz = 0.0;  // shear displacement after the Coulomb return
   double elastic = 0.0;
   double dissipated = 0.0;
-  bool sliding = false;
 };
 
 // u: (u_N, u_T,y, u_T,z) with u_N < 0 (a real contact), u_T the trial shear displacement after this
 // step's increment; uPrevY, uPrevZ: the stored shear displacement of the previous step (zero for a
 // new contact), i.e. F_T,n-1 = ks u_prev.
 inline CundallResult cundallLaw(const ContactPhysics& ph, const Vec3& u, double uPrevY, double uPrevZ) {
+  const CundallOut<double> o = cundall(ph.kn, ph.ks, ph.tanPhi, u[0], u[1], u[2], uPrevY, uPrevZ);
   CundallResult r;
-  const double fN = ph.kn * u[0];  // seed: F_N = K_N u_N n
-  double fy = ph.ks * u[1], fz = ph.ks * u[2];  // seed: F_T^t = K_T u_T
-  const double trial2 = fy * fy + fz * fz;
-  const double cap = std::abs(fN) * ph.tanPhi;
-  r.uTy = u[1];
-  r.uTz = u[2];
-  if (trial2 > cap * cap) {  // seed: non-associated return to the Coulomb cap
-    const double scale = cap / std::sqrt(trial2);
-    fy *= scale;
-    fz *= scale;
-    r.sliding = true;
-    const double ty = ph.ks * u[1], tz = ph.ks * u[2];
-    r.dissipated = 0.5 * ((ty - fy) * (ph.ks * uPrevY + fy) + (tz - fz) * (ph.ks * uPrevZ + fz)) / ph.ks;
-    r.uTy = fy / ph.ks;
-    r.uTz = fz / ph.ks;
-  }
-  r.forceLocal = Vec3(fN, fy, fz);
-  r.elastic = 0.5 * ph.kn * u[0] * u[0] + 0.5 * ph.ks * (r.uTy * r.uTy + r.uTz * r.uTz);  // |F_T|^2/(2 ks)
+  r.forceLocal = Vec3(o.fN, o.fY, o.fZ);
+  r.uTy = o.uY;
+  r.uTz = o.uZ;
+  r.elastic = o.elastic;
+  r.dissipated = o.dissipated;
   return r;
 }
 

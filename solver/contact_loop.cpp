@@ -1,10 +1,16 @@
 #include "contact_loop.hpp"
 
 #include "contact_geometry.hpp"
+#include "contact_kernel.hpp"
 #include "contact_law.hpp"
 #include "integrator.hpp"
+#include "lanes.hpp"
 
 #include <algorithm>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 namespace dem {
 
@@ -26,16 +32,38 @@ inline void separate(Contact& c) {
   c.dissipated = std::max(0.0, shearEnergy);
 }
 
-// Geometry + law for one contact at t_n; a contact whose bodies do not overlap gives no force.
-inline void evaluate(const Particles& p, Contact& c, double dt, const PeriodicShift* shift) {
-  const std::uint32_t i1 = c.id1, i2 = c.id2;
-  SpherePair s;
-  Vec3 x2 = p.pos[i2], v2 = p.vel[i2];
-  if (shift && !c.cellDist.isZero()) {  // periodic image of particle 2
+// Force, torques and energies of a real contact from its geometry (g: arms, normal, frame) and the
+// law's result. Torques: b1 x F = a1 n x F on particle 1, b2 x (-F) = a2 n x F on particle 2.
+inline void storeResult(Contact& c, const ContactGeom& g, const CundallResult& r) {
+  c.u[1] = r.uTy;
+  c.u[2] = r.uTz;
+  const Quat& q = g.frame;
+  c.force = vec3(localToGlobal(Q4<double>{q.w(), q.x(), q.y(), q.z()}, r.forceLocal[0], r.forceLocal[1],
+                               r.forceLocal[2]));  // local -> global
+  const Vec3 nxF = g.n.cross(c.force);
+  c.torque1 = g.a1 * nxF;
+  c.torque2 = g.a2 * nxF;
+  c.elastic = r.elastic;
+  c.dissipated = r.dissipated;
+}
+
+// Particle 2's position and mid-step velocity as they enter contact c (its periodic image if any).
+inline void secondBody(const Particles& p, const Contact& c, const PeriodicShift* shift, Vec3& x2, Vec3& v2) {
+  x2 = p.pos[c.id2];
+  v2 = p.vel[c.id2];
+  if (shift && !c.cellDist.isZero()) {
     const Vec3 k = c.cellDist.cast<double>();
     x2 += shift->H * k;
     v2 += shift->vel * k;
   }
+}
+
+// Geometry + law for one contact at t_n; a contact whose bodies do not overlap gives no force.
+inline void evaluate(const Particles& p, Contact& c, double dt, const PeriodicShift* shift) {
+  const std::uint32_t i1 = c.id1, i2 = c.id2;
+  SpherePair s;
+  Vec3 x2, v2;
+  secondBody(p, c, shift, x2, v2);
   switch (c.type) {  // dispatch on the shape pair
     case ContactType::SphereSphere: {
       const double rs = p.radius[i1] + p.radius[i2];
@@ -64,57 +92,239 @@ inline void evaluate(const Particles& p, Contact& c, double dt, const PeriodicSh
   const double uPrevY = isNew ? 0.0 : c.u[1], uPrevZ = isNew ? 0.0 : c.u[2];
   c.real = 1;
   const ContactGeom g = isNew ? formContact(s, c, dt) : updateContact(s, c, dt);
-  const CundallResult r = cundallLaw(c.phys, g.u, uPrevY, uPrevZ);
-  c.u[1] = r.uTy;
-  c.u[2] = r.uTz;
-  c.force = g.frame * r.forceLocal;  // local -> global
-  const Vec3 nxF = g.n.cross(c.force);
-  c.torque1 = g.a1 * nxF;  // b1 x F, arm b1 = c - x1 = a1 n
-  c.torque2 = g.a2 * nxF;  // b2 x (-F), arm b2 = c - x2 = -a2 n
-  c.elastic = r.elastic;
-  c.dissipated = r.dissipated;
+  storeResult(c, g, cundallLaw(c.phys, g.u, uPrevY, uPrevZ));
+}
+
+// A batch of kLanes consecutive contacts. Lanes holding a sphere-sphere contact that was real at the
+// last step go through the kernel (contact_kernel.hpp) together; the others (new contacts, walls,
+// potential contacts that were not real) through evaluate(). Which path a contact takes depends only
+// on that contact, and a lane's bits do not depend on the other lanes: the result is the same for any
+// thread count and any batch composition.
+struct alignas(64) LaneBuffer {
+  double v[kLanes];
+  Lanes load() const { return Lanes(v, stdx::vector_aligned); }
+  void store(const Lanes& x) { x.copy_to(v, stdx::vector_aligned); }
+};
+template <std::size_t N>
+struct LaneBuffers {
+  LaneBuffer f[N];
+  V3<Lanes> v3(std::size_t i) const { return {f[i].load(), f[i + 1].load(), f[i + 2].load()}; }
+  void set(std::size_t i, std::size_t lane, const Vec3& x) {
+    for (int w = 0; w < 3; ++w) f[i + static_cast<std::size_t>(w)].v[lane] = x[w];
+  }
+  void store(std::size_t i, const V3<Lanes>& x) {
+    f[i].store(x.x);
+    f[i + 1].store(x.y);
+    f[i + 2].store(x.z);
+  }
+};
+
+// Staged inputs (index of the first component of each field).
+enum In : std::size_t { inD = 0, inDv = 3, inW1 = 6, inW2 = 9, inR1 = 12, inR2, inQ, inN = inQ + 4, inUy = inN + 3,
+                        inUz, inPhi, inKn = inPhi + 3, inKs, inTan, inCount };
+// Results.
+enum Out : std::size_t { outQ = 0, outN = 4, outU = 7, outPhi = 10, outF = 13, outT1 = 16, outT2 = 19, outElastic = 22,
+                         outDissipated, outA1, outReal, outCount };
+
+inline void stageLane(const Particles& p, const Contact& c, const PeriodicShift* shift, LaneBuffers<inCount>& in,
+                      std::size_t j) {
+  Vec3 x2, v2;
+  secondBody(p, c, shift, x2, v2);
+  in.set(inD, j, x2 - p.pos[c.id1]);
+  in.set(inDv, j, v2 - p.vel[c.id1]);
+  in.set(inW1, j, p.angVel[c.id1]);
+  in.set(inW2, j, p.angVel[c.id2]);
+  in.f[inR1].v[j] = p.radius[c.id1];
+  in.f[inR2].v[j] = p.radius[c.id2];
+  const double q[4] = {c.frame.w(), c.frame.x(), c.frame.y(), c.frame.z()};
+  for (std::size_t a = 0; a < 4; ++a) in.f[inQ + a].v[j] = q[a];
+  in.set(inN, j, c.normal);
+  in.f[inUy].v[j] = c.u[1];
+  in.f[inUz].v[j] = c.u[2];
+  in.set(inPhi, j, c.phi);
+  in.f[inKn].v[j] = c.phys.kn;
+  in.f[inKs].v[j] = c.phys.ks;
+  in.f[inTan].v[j] = c.phys.tanPhi;
+}
+
+// A lane the kernel does not use: a valid, separated state (its results are discarded).
+inline void stageIdleLane(LaneBuffers<inCount>& in, std::size_t j) {
+  for (auto& b : in.f) b.v[j] = 0.0;
+  in.f[inD].v[j] = 3.0;
+  in.f[inR1].v[j] = in.f[inR2].v[j] = 1.0;
+  in.f[inQ].v[j] = 1.0;
+  in.f[inN].v[j] = 1.0;
+  in.f[inKn].v[j] = in.f[inKs].v[j] = 1.0;
+}
+
+// The kernel on a staged batch: sphere-sphere geometry (n, u_N directly), history update, Cundall
+// law, force to global axes and torques; every lane computed, whether it overlaps or not.
+inline void sphereSphereBatch(const LaneBuffers<inCount>& in, double dtScalar, LaneBuffers<outCount>& out) {
+  using stdx::sqrt;
+  const Lanes dt(dtScalar);
+  const V3<Lanes> d = in.v3(inD);
+  const Lanes r1 = in.f[inR1].load(), r2 = in.f[inR2].load(), rs = r1 + r2;
+  const Lanes dist2 = dot(d, d);
+  const Lanes dist = sqrt(dist2);
+  const LaneMask apart = dist > 0.0;
+  RelativeMotion<Lanes> m;
+  // sphereSpherePair: n = (x2 - x1)/|x2 - x1|, u_N = |x2 - x1| - (r1 + r2)
+  m.n = {select(apart, d.x / dist, Lanes(1.0)), select(apart, d.y / dist, Lanes(0.0)),
+         select(apart, d.z / dist, Lanes(0.0))};
+  m.uN = dist - rs;
+  m.a1 = r1 + 0.5 * m.uN;  // branchVectors
+  m.a2 = r2 + 0.5 * m.uN;
+  m.dv = in.v3(inDv);
+  m.w1 = in.v3(inW1);
+  m.w2 = in.v3(inW2);
+  ContactHistory<Lanes> h{{in.f[inQ].load(), in.f[inQ + 1].load(), in.f[inQ + 2].load(), in.f[inQ + 3].load()},
+                          in.v3(inN), in.f[inUy].load(), in.f[inUz].load(), in.v3(inPhi)};
+  const Lanes uPrevY = h.uY, uPrevZ = h.uZ;
+  updateHistory(m, h, dt);
+  const CundallOut<Lanes> r =
+      cundall(in.f[inKn].load(), in.f[inKs].load(), in.f[inTan].load(), m.uN, h.uY, h.uZ, uPrevY, uPrevZ);
+  const V3<Lanes> force = localToGlobal(h.frame, r.fN, r.fY, r.fZ);
+  const V3<Lanes> nxF = cross(m.n, force);
+  out.f[outQ].store(h.frame.w);
+  out.f[outQ + 1].store(h.frame.x);
+  out.f[outQ + 2].store(h.frame.y);
+  out.f[outQ + 3].store(h.frame.z);
+  out.store(outN, m.n);
+  out.store(outU, {m.uN, r.uY, r.uZ});
+  out.store(outPhi, h.phi);
+  out.store(outF, force);
+  out.store(outT1, m.a1 * nxF);
+  out.store(outT2, m.a2 * nxF);
+  out.f[outElastic].store(r.elastic);
+  out.f[outDissipated].store(r.dissipated);
+  out.f[outA1].store(m.a1);
+  // real: the quick exit's test and u_N < 0, as in evaluate()
+  out.f[outReal].store(select(dist2 < rs * rs && m.uN < 0.0, Lanes(1.0), Lanes(0.0)));
+}
+
+inline Vec3 laneVec(const LaneBuffers<outCount>& out, std::size_t i, std::size_t j) {
+  return {out.f[i].v[j], out.f[i + 1].v[j], out.f[i + 2].v[j]};
+}
+
+// Writes lane j's results into contact c (a sphere-sphere contact that was real at the last step).
+inline void storeLane(const Particles& p, Contact& c, const LaneBuffers<outCount>& out, std::size_t j) {
+  if (out.f[outReal].v[j] == 0.0) {
+    separate(c);
+    return;
+  }
+  c.frame = Quat(out.f[outQ].v[j], out.f[outQ + 1].v[j], out.f[outQ + 2].v[j], out.f[outQ + 3].v[j]);
+  c.normal = laneVec(out, outN, j);
+  c.point = p.pos[c.id1] + out.f[outA1].v[j] * c.normal;  // c = x1 + a1 n (branchVectors)
+  c.u = laneVec(out, outU, j);
+  c.phi = laneVec(out, outPhi, j);
+  c.force = laneVec(out, outF, j);
+  c.torque1 = laneVec(out, outT1, j);
+  c.torque2 = laneVec(out, outT2, j);
+  c.elastic = out.f[outElastic].v[j];
+  c.dissipated = out.f[outDissipated].v[j];
+}
+
+inline bool kernelLane(const Contact& c) { return c.type == ContactType::SphereSphere && c.real; }
+
+// Adds contact c's force and torques to the per-particle sums f, t (the serial path of
+// contactStage): particle 1 receives force and torque1, particle 2 -force and torque2.
+inline void addToBodies(const Contact& c, Vec3* f, Vec3* t) {
+  f[c.id1] += c.force;
+  t[c.id1] += c.torque1;
+  f[c.id2] -= c.force;
+  t[c.id2] += c.torque2;
+}
+
+// Evaluates contacts [begin, begin + count), count <= kLanes; `in` holds valid (possibly stale)
+// data in every lane. With f, t non-null, adds each contact to its bodies' sums.
+inline void evaluateBatch(const Particles& p, Contact* items, std::size_t begin, std::size_t count, double dt,
+                          const PeriodicShift* shift, LaneBuffers<inCount>& in, Vec3* f, Vec3* t) {
+  LaneBuffers<outCount> out;
+  bool any = false;
+  for (std::size_t j = 0; j < count; ++j) {
+    if (kernelLane(items[begin + j])) {
+      stageLane(p, items[begin + j], shift, in, j);
+      any = true;
+    }
+  }
+  if (any) sphereSphereBatch(in, dt, out);
+  for (std::size_t j = 0; j < count; ++j) {
+    Contact& c = items[begin + j];
+    if (kernelLane(c)) storeLane(p, c, out, j);
+    else evaluate(p, c, dt, shift);
+    if (f) addToBodies(c, f, t);
+  }
+}
+
+// Evaluates the contacts of block b and returns their energy sums (in contact order).
+inline ContactStageResult evaluateBlock(const Particles& p, Contact* items, std::size_t nc, std::size_t b, double dt,
+                                        const PeriodicShift* shift, Vec3* f, Vec3* t) {
+  LaneBuffers<inCount> in;
+  for (std::size_t j = 0; j < kLanes; ++j) stageIdleLane(in, j);
+  ContactStageResult sums;
+  const std::size_t end = std::min(nc, (b + 1) * kEnergyBlock);
+  for (std::size_t k = b * kEnergyBlock; k < end; k += kLanes) {
+    const std::size_t count = std::min(kLanes, end - k);
+    evaluateBatch(p, items, k, count, dt, shift, in, f, t);
+    for (std::size_t j = k; j < k + count; ++j) {
+      sums.elastic += items[j].elastic;
+      sums.dissipated += items[j].dissipated;
+    }
+  }
+  return sums;
 }
 
 }  // namespace
 
 ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
                                 const PeriodicShift* shift) {
-  const std::size_t nc = contacts.size();
+  static_assert(kEnergyBlock % kLanes == 0, "batches must not straddle blocks (same bits for any thread count)");
+  const std::size_t nc = contacts.size(), n = p.size();
   const std::size_t nBlocks = (nc + kEnergyBlock - 1) / kEnergyBlock;
   scratch.blocks.assign(nBlocks, ContactStageResult{});
   Contact* items = contacts.items.data();
+#ifdef _OPENMP
+  const bool parallel = nc > kParallelThreshold && omp_get_max_threads() > 1;
+#else
+  const bool parallel = false;
+#endif
 
-#pragma omp parallel for schedule(static) if (nc > kParallelThreshold)
-  for (std::size_t b = 0; b < nBlocks; ++b) {
-    ContactStageResult sums;
-    const std::size_t end = std::min(nc, (b + 1) * kEnergyBlock);
-    for (std::size_t k = b * kEnergyBlock; k < end; ++k) {
-      evaluate(p, items[k], dt, shift);
-      sums.elastic += items[k].elastic;
-      sums.dissipated += items[k].dissipated;
+  if (!parallel) {
+    // One thread: each contact is added to its two bodies' sums as soon as it is evaluated. A
+    // particle's sum then receives its contacts in increasing contact index starting from zero, the
+    // same operations in the same order as the gather below (f - F equals f + (-1) F exactly), so
+    // both paths give the same bits.
+    scratch.force.assign(n, Vec3::Zero());
+    scratch.torque.assign(n, Vec3::Zero());
+    for (std::size_t b = 0; b < nBlocks; ++b)
+      scratch.blocks[b] = evaluateBlock(p, items, nc, b, dt, shift, scratch.force.data(), scratch.torque.data());
+    for (std::size_t i = 0; i < n; ++i) {
+      p.force[i] += scratch.force[i];
+      p.torque[i] += scratch.torque[i];
     }
-    scratch.blocks[b] = sums;
-  }
+  } else {
+#pragma omp parallel for schedule(static)
+    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock(p, items, nc, b, dt, shift, nullptr, nullptr);
 
-  // Force gather: each particle sums its own contacts in increasing contact index.
-  contacts.updateAdjacency(p.size());
-  const auto& off = contacts.adjOffset();
-  const auto& ent = contacts.adjEntry();
-  const std::size_t n = p.size();
+    // Force gather: each particle sums its own contacts in increasing contact index.
+    contacts.updateAdjacency(n);
+    const auto& off = contacts.adjOffset();
+    const auto& ent = contacts.adjEntry();
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
-  for (std::size_t i = 0; i < n; ++i) {
-    Vec3 f = Vec3::Zero(), t = Vec3::Zero();
-    // A contact that is not real holds zero force and torques (created so, and zeroed by
-    // separate()), so every entry is added without a branch on `real`: adding +0 changes no sum.
-    // Side 1 receives -force (negation is exact).
-    for (std::uint32_t e = off[i]; e < off[i + 1]; ++e) {
-      const Contact& c = items[ent[e] >> 1];
-      const bool second = (ent[e] & 1u) != 0;
-      f += (second ? -1.0 : 1.0) * c.force;
-      t += second ? c.torque2 : c.torque1;
+    for (std::size_t i = 0; i < n; ++i) {
+      Vec3 f = Vec3::Zero(), t = Vec3::Zero();
+      // A contact that is not real holds zero force and torques (created so, and zeroed by
+      // separate()), so every entry is added without a branch on `real`. The second body
+      // receives -force (negation is exact).
+      for (std::uint32_t e = off[i]; e < off[i + 1]; ++e) {
+        const Contact& c = items[ent[e] >> 1];
+        const bool second = (ent[e] & 1u) != 0;
+        f += (second ? -1.0 : 1.0) * c.force;
+        t += second ? c.torque2 : c.torque1;
+      }
+      p.force[i] += f;
+      p.torque[i] += t;
     }
-    p.force[i] += f;
-    p.torque[i] += t;
   }
 
   ContactStageResult total;

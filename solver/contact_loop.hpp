@@ -3,7 +3,8 @@
 // pair's geometry (one switch on the contact type), the Cundall law, and the contact's force and
 // torques stored on the contact; then every particle sums its own contacts in increasing contact
 // index (ContactStore adjacency). Both loops run under OpenMP and give the same bits for any thread
-// count: no floating-point sum depends on the schedule.
+// count: no floating-point sum depends on the schedule. With one thread the sums are made while
+// the contacts are evaluated, in the same order (no second pass over the contacts).
 
 #include "contacts.hpp"
 #include "particles.hpp"
@@ -19,6 +20,7 @@ struct ContactStageResult {
 
 struct ContactScratch {
   std::vector<ContactStageResult> blocks;  // fixed-size block sums (deterministic reduction)
+  std::vector<Vec3> force, torque;         // per-particle sums of the one-thread path
 };
 
 // Periodic cell: particle 2 of a contact with cellDist k enters as its image, position x2 + H k

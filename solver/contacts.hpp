@@ -23,6 +23,8 @@ struct Contact {
   std::uint32_t id1 = 0, id2 = 0;  // sphere-sphere: id1 < id2; sphere-wall: id1 = sphere, id2 = wall
   ContactType type = ContactType::SphereSphere;
   std::uint8_t real = 0;           // 1 while the bodies overlap (u_N < 0)
+  double elastic = 0.0;            // energy stored in the springs at t_n
+  double dissipated = 0.0;         // work dissipated by Coulomb sliding during this step
   ContactPhysics phys;             // kn, ks, tan(phi): created once with the contact
   // Periodic cell (solver/periodic_collider.hpp): particle 2 takes part through its image shifted by
   // H cellDist (Yade's Interaction.cellDist); zero in aperiodic scenes.
@@ -39,8 +41,6 @@ struct Contact {
   Vec3 force = Vec3::Zero();       // force on particle 1 (global); particle 2 receives -force
   Vec3 torque1 = Vec3::Zero();     // torque on particle 1, arm c - x1
   Vec3 torque2 = Vec3::Zero();     // torque on particle 2, arm c - x2
-  double elastic = 0.0;            // energy stored in the springs at t_n
-  double dissipated = 0.0;         // work dissipated by Coulomb sliding during this step
 };
 
 inline std::uint64_t pairKey(std::uint32_t a, std::uint32_t b) {

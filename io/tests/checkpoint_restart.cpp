@@ -3,7 +3,8 @@
 // velocities, orientations, angular velocities, the contact list in its order with its history, and
 // the energy ledger. The same for a sheared periodic packing (examples/sheared_periodic_packing.json
 // at a higher rate: the cell flips, dt is re-evaluated from the global-stiffness estimate, contacts
-// cross the periodic boundary). Also: a version 1 file is still read and resumes bit-identically;
+// cross the periodic boundary). Also: a version 1 file is still read and resumes (to round-off: it
+// was written by an earlier build);
 // the format's checks (magic, version, checksum, truncation) and atomicity (a failed save leaves the
 // previous file intact).
 #include "io/checkpoint.hpp"
@@ -157,15 +158,29 @@ Scene clumpOnFloor() {
   return s;
 }
 
+// The version 1 file holds the state at step 50 as an earlier build computed it, with its own
+// round-off (the contact kernel's arithmetic has changed since), so the resumed run is compared
+// with the straight one to a round-off bound, not bit for bit: 50 steps of round-off, eps |x| per
+// operation with |x| <= 0.5 m, stay below 1e-13 m (measured: 4e-17 m), while a field the reader
+// dropped (the contact history, the clump's members, the leapfrog's mid-step velocities) changes the
+// motion at the level of the physics. That the reader restores every stored bit is checked by a
+// round trip: the state read from the file, written again as version 2 and read back, gives the same bytes.
 BOOST_AUTO_TEST_CASE(version_1_files_are_read) {
   Scene straight = clumpOnFloor();
   straight.run(100);
   Scene resumed = loadCheckpoint(std::string(DEM_SOURCE_DIR) + "/io/tests/data/clump_v1.ckpt");
   BOOST_TEST(resumed.stepCount == 50u);
   BOOST_TEST(!resumed.cell.has_value());
+  const std::string asRead = checkpointBytes(resumed);
+  BOOST_TEST((checkpointBytes(sceneFromCheckpointBytes(asRead, "version 2 copy")) == asRead));
   resumed.run(50);
   BOOST_TEST(resumed.clumps.list.size() == 1u);
-  BOOST_TEST((checkpointBytes(resumed) == checkpointBytes(straight)));
+  BOOST_TEST(resumed.contacts.countReal() == straight.contacts.countReal());
+  double worst = 0.0;
+  for (std::size_t i = 0; i < straight.particles.size(); ++i)
+    worst = std::max(worst, (resumed.particles.pos[i] - straight.particles.pos[i]).norm());
+  BOOST_TEST_MESSAGE("version 1 resume: largest position difference " << worst << " m");
+  BOOST_TEST(worst < 1e-13);
 }
 
 BOOST_AUTO_TEST_CASE(clump_scene_round_trips) {
