@@ -69,7 +69,7 @@ inline SpherePair sphereSpherePair(const Vec3& x1, double r1, const Vec3& x2, do
   s.r2 = r2;
   const Vec3 d = x2 - x1;
   const double dist = d.norm();
-  s.n = dist > 0.0 ? Vec3(d / dist) : Vec3::UnitX();
+  s.n = dist > 0.0 ? Vec3((1.0 / dist) * d) : Vec3::UnitX();
   s.uN = dist - (r1 + r2);  // seed: u_x = |x2 - x1| - (r1 + r2)
   return s;
 }

@@ -122,10 +122,11 @@ template <class T>
   const T scale = cap / sqrt(select(sliding, trial2, T(1.0)));
   r.fY = select(sliding, ty * scale, ty);
   r.fZ = select(sliding, tz * scale, tz);
+  const T invKs = 1.0 / ks;
   r.dissipated =
-      select(sliding, 0.5 * ((ty - r.fY) * (ks * uPrevY + r.fY) + (tz - r.fZ) * (ks * uPrevZ + r.fZ)) / ks, T(0.0));
-  r.uY = select(sliding, r.fY / ks, uY);
-  r.uZ = select(sliding, r.fZ / ks, uZ);
+      select(sliding, 0.5 * ((ty - r.fY) * (ks * uPrevY + r.fY) + (tz - r.fZ) * (ks * uPrevZ + r.fZ)) * invKs, T(0.0));
+  r.uY = select(sliding, r.fY * invKs, uY);
+  r.uZ = select(sliding, r.fZ * invKs, uZ);
   r.elastic = 0.5 * kn * uN * uN + 0.5 * ks * (r.uY * r.uY + r.uZ * r.uZ);  // |F_T|^2/(2 ks)
   return r;
 }

@@ -126,7 +126,7 @@ enum In : std::size_t { inD = 0, inDv = 3, inW1 = 6, inW2 = 9, inR1 = 12, inR2, 
 enum Out : std::size_t { outQ = 0, outN = 4, outU = 7, outPhi = 10, outF = 13, outT1 = 16, outT2 = 19, outElastic = 22,
                          outDissipated, outA1, outReal, outCount };
 
-inline void stageLane(const Particles& p, const Contact& c, const PeriodicShift* shift, LaneBuffers<inCount>& in,
+[[gnu::always_inline]] inline void stageLane(const Particles& p, const Contact& c, const PeriodicShift* shift, LaneBuffers<inCount>& in,
                       std::size_t j) {
   Vec3 x2, v2;
   secondBody(p, c, shift, x2, v2);
@@ -168,9 +168,10 @@ inline void sphereSphereBatch(const LaneBuffers<inCount>& in, double dtScalar, L
   const Lanes dist = sqrt(dist2);
   const LaneMask apart = dist > 0.0;
   RelativeMotion<Lanes> m;
-  // sphereSpherePair: n = (x2 - x1)/|x2 - x1|, u_N = |x2 - x1| - (r1 + r2)
-  m.n = {select(apart, d.x / dist, Lanes(1.0)), select(apart, d.y / dist, Lanes(0.0)),
-         select(apart, d.z / dist, Lanes(0.0))};
+  // sphereSpherePair: n = (x2 - x1) (1/|x2 - x1|), u_N = |x2 - x1| - (r1 + r2)
+  const Lanes invDist = 1.0 / dist;
+  m.n = {select(apart, invDist * d.x, Lanes(1.0)), select(apart, invDist * d.y, Lanes(0.0)),
+         select(apart, invDist * d.z, Lanes(0.0))};
   m.uN = dist - rs;
   m.a1 = r1 + 0.5 * m.uN;  // branchVectors
   m.a2 = r2 + 0.5 * m.uN;

@@ -26,9 +26,11 @@ inline Quat rotationQuat(const Vec3& phi) {
   if (angle == 0.0) return Quat::Identity();
   const double h = 0.5 * angle, h2 = h * h;
   double sinH, cosH;
-  if (h < 0.02) {
-    sinH = h * (1.0 - h2 / 6.0 * (1.0 - h2 / 20.0 * (1.0 - h2 / 42.0 * (1.0 - h2 / 72.0))));
-    cosH = 1.0 - h2 / 2.0 * (1.0 - h2 / 12.0 * (1.0 - h2 / 30.0 * (1.0 - h2 / 56.0 * (1.0 - h2 / 90.0))));
+  if (h < 0.02) {  // Horner form; the factors 1/(k (k+1)) are constants (no division per term)
+    constexpr double s1 = 1.0 / 6.0, s2 = 1.0 / 20.0, s3 = 1.0 / 42.0, s4 = 1.0 / 72.0;
+    constexpr double c1 = 1.0 / 2.0, c2 = 1.0 / 12.0, c3 = 1.0 / 30.0, c4 = 1.0 / 56.0, c5 = 1.0 / 90.0;
+    sinH = h * (1.0 - h2 * s1 * (1.0 - h2 * s2 * (1.0 - h2 * s3 * (1.0 - h2 * s4))));
+    cosH = 1.0 - h2 * c1 * (1.0 - h2 * c2 * (1.0 - h2 * c3 * (1.0 - h2 * c4 * (1.0 - h2 * c5))));
   } else {
     sinH = std::sin(h);
     cosH = std::cos(h);
