@@ -4,7 +4,7 @@
 // coordinates (seed "Contact update"; conventions in contact_geometry.hpp), Cundall's law (seed
 // "Cundall's stress evaluation"; contact_law.hpp) and the rotation of the force to global axes.
 // contact_geometry.hpp and contact_law.hpp call the T = double instantiation, and the contact loop
-// the T = Lanes one for its batches of sphere-sphere contacts: one implementation, the same bits.
+// the T = Lanes one for its batches of contacts: one implementation, the same bits.
 
 #include "lanes.hpp"
 

@@ -95,9 +95,9 @@ inline void evaluate(const Particles& p, Contact& c, double dt, const PeriodicSh
   storeResult(c, g, cundallLaw(c.phys, g.u, uPrevY, uPrevZ));
 }
 
-// A batch of kLanes consecutive contacts. Lanes holding a sphere-sphere contact that was real at the
-// last step go through the kernel (contact_kernel.hpp) together; the others (new contacts, walls,
-// potential contacts that were not real) through evaluate(). Which path a contact takes depends only
+// A batch of kLanes consecutive contacts. Lanes holding a contact that was real at the last step go
+// through the kernel (contact_kernel.hpp) together; the others (new contacts, potential contacts that
+// were not real) through evaluate(). Which path a contact takes depends only
 // on that contact, and a lane's bits do not depend on the other lanes: the result is the same for any
 // thread count and any batch composition.
 struct alignas(64) LaneBuffer {
@@ -120,8 +120,9 @@ struct LaneBuffers {
 };
 
 // Staged inputs (index of the first component of each field).
+// Sphere-wall lanes (inWall = 1) bring their normal and u_N (sphereWallPair) in inWallN, inWallUN.
 enum In : std::size_t { inD = 0, inDv = 3, inW1 = 6, inW2 = 9, inR1 = 12, inR2, inQ, inN = inQ + 4, inUy = inN + 3,
-                        inUz, inPhi, inKn = inPhi + 3, inKs, inTan, inCount };
+                        inUz, inPhi, inKn = inPhi + 3, inKs, inTan, inWall, inWallN, inWallUN = inWallN + 3, inCount };
 // Results.
 enum Out : std::size_t { outQ = 0, outN = 4, outU = 7, outPhi = 10, outF = 13, outT1 = 16, outT2 = 19, outElastic = 22,
                          outDissipated, outA1, outReal, outCount };
@@ -130,6 +131,14 @@ enum Out : std::size_t { outQ = 0, outN = 4, outU = 7, outPhi = 10, outF = 13, o
                       std::size_t j) {
   Vec3 x2, v2;
   secondBody(p, c, shift, x2, v2);
+  const bool wall = c.type == ContactType::SphereWall;
+  in.f[inWall].v[j] = wall ? 1.0 : 0.0;
+  if (wall) {
+    const SpherePair s = sphereWallPair(p.pos[c.id1], p.radius[c.id1], x2, p.walls[p.shapeIndex[c.id2]].normal);
+    in.set(inWallN, j, s.n);
+    in.f[inWallUN].v[j] = s.uN;
+    x2 = s.x2;  // the equivalent sphere (radius 0) at the projection
+  }
   in.set(inD, j, x2 - p.pos[c.id1]);
   in.set(inDv, j, v2 - p.vel[c.id1]);
   in.set(inW1, j, p.angVel[c.id1]);
@@ -157,8 +166,9 @@ inline void stageIdleLane(LaneBuffers<inCount>& in, std::size_t j) {
   in.f[inKn].v[j] = in.f[inKs].v[j] = 1.0;
 }
 
-// The kernel on a staged batch: sphere-sphere geometry (n, u_N directly), history update, Cundall
-// law, force to global axes and torques; every lane computed, whether it overlaps or not.
+// The kernel on a staged batch: the directly computed n and u_N (sphere-sphere from the centres,
+// sphere-wall as staged), history update, Cundall law, force to global axes and torques; every lane
+// computed, whether it overlaps or not.
 inline void sphereSphereBatch(const LaneBuffers<inCount>& in, double dtScalar, LaneBuffers<outCount>& out) {
   using stdx::sqrt;
   const Lanes dt(dtScalar);
@@ -166,13 +176,15 @@ inline void sphereSphereBatch(const LaneBuffers<inCount>& in, double dtScalar, L
   const Lanes r1 = in.f[inR1].load(), r2 = in.f[inR2].load(), rs = r1 + r2;
   const Lanes dist2 = dot(d, d);
   const Lanes dist = sqrt(dist2);
-  const LaneMask apart = dist > 0.0;
+  const LaneMask apart = dist > 0.0, wall = in.f[inWall].load() != 0.0;
   RelativeMotion<Lanes> m;
   // sphereSpherePair: n = (x2 - x1) (1/|x2 - x1|), u_N = |x2 - x1| - (r1 + r2)
   const Lanes invDist = 1.0 / dist;
-  m.n = {select(apart, invDist * d.x, Lanes(1.0)), select(apart, invDist * d.y, Lanes(0.0)),
-         select(apart, invDist * d.z, Lanes(0.0))};
-  m.uN = dist - rs;
+  const V3<Lanes> nWall = in.v3(inWallN);
+  m.n = {select(wall, nWall.x, select(apart, invDist * d.x, Lanes(1.0))),
+         select(wall, nWall.y, select(apart, invDist * d.y, Lanes(0.0))),
+         select(wall, nWall.z, select(apart, invDist * d.z, Lanes(0.0)))};
+  m.uN = select(wall, in.f[inWallUN].load(), dist - rs);
   m.a1 = r1 + 0.5 * m.uN;  // branchVectors
   m.a2 = r2 + 0.5 * m.uN;
   m.dv = in.v3(inDv);
@@ -199,15 +211,15 @@ inline void sphereSphereBatch(const LaneBuffers<inCount>& in, double dtScalar, L
   out.f[outElastic].store(r.elastic);
   out.f[outDissipated].store(r.dissipated);
   out.f[outA1].store(m.a1);
-  // real: the quick exit's test and u_N < 0, as in evaluate()
-  out.f[outReal].store(select(dist2 < rs * rs && m.uN < 0.0, Lanes(1.0), Lanes(0.0)));
+  // real: as in evaluate(), the sphere-sphere quick exit's test and u_N < 0
+  out.f[outReal].store(select((wall || dist2 < rs * rs) && m.uN < 0.0, Lanes(1.0), Lanes(0.0)));
 }
 
 inline Vec3 laneVec(const LaneBuffers<outCount>& out, std::size_t i, std::size_t j) {
   return {out.f[i].v[j], out.f[i + 1].v[j], out.f[i + 2].v[j]};
 }
 
-// Writes lane j's results into contact c (a sphere-sphere contact that was real at the last step).
+// Writes lane j's results into contact c (a contact that was real at the last step).
 inline void storeLane(const Particles& p, Contact& c, const LaneBuffers<outCount>& out, std::size_t j) {
   if (out.f[outReal].v[j] == 0.0) {
     separate(c);
@@ -225,7 +237,7 @@ inline void storeLane(const Particles& p, Contact& c, const LaneBuffers<outCount
   c.dissipated = out.f[outDissipated].v[j];
 }
 
-inline bool kernelLane(const Contact& c) { return c.type == ContactType::SphereSphere && c.real; }
+inline bool kernelLane(const Contact& c) { return c.real != 0; }
 
 // Adds contact c's force and torques to the per-particle sums f, t (the serial path of
 // contactStage): particle 1 receives force and torque1, particle 2 -force and torque2.
