@@ -119,6 +119,19 @@ struct LaneBuffers {
   }
 };
 
+// Staged inputs, lane by lane: each lane's fields are written with scalar stores and each field is
+// read back as lanes with scalar loads (a wide load of narrow stores would stall store forwarding).
+template <std::size_t N>
+struct LaneInputs {
+  double lane[kLanes][N];
+  double& at(std::size_t i, std::size_t j) { return lane[j][i]; }
+  Lanes load(std::size_t i) const { return Lanes([&](auto j) { return lane[j][i]; }); }
+  V3<Lanes> v3(std::size_t i) const { return {load(i), load(i + 1), load(i + 2)}; }
+  void set(std::size_t i, std::size_t j, const Vec3& x) {
+    for (int w = 0; w < 3; ++w) lane[j][i + static_cast<std::size_t>(w)] = x[w];
+  }
+};
+
 // Staged inputs (index of the first component of each field).
 // Sphere-wall lanes (inWall = 1) bring their normal and u_N (sphereWallPair) in inWallN, inWallUN.
 enum In : std::size_t { inD = 0, inDv = 3, inW1 = 6, inW2 = 9, inR1 = 12, inR2, inQ, inN = inQ + 4, inUy = inN + 3,
@@ -127,56 +140,56 @@ enum In : std::size_t { inD = 0, inDv = 3, inW1 = 6, inW2 = 9, inR1 = 12, inR2, 
 enum Out : std::size_t { outQ = 0, outN = 4, outU = 7, outPhi = 10, outF = 13, outT1 = 16, outT2 = 19, outElastic = 22,
                          outDissipated, outA1, outReal, outCount };
 
-[[gnu::always_inline]] inline void stageLane(const Particles& p, const Contact& c, const PeriodicShift* shift, LaneBuffers<inCount>& in,
+[[gnu::always_inline]] inline void stageLane(const Particles& p, const Contact& c, const PeriodicShift* shift, LaneInputs<inCount>& in,
                       std::size_t j) {
   Vec3 x2, v2;
   secondBody(p, c, shift, x2, v2);
   const bool wall = c.type == ContactType::SphereWall;
-  in.f[inWall].v[j] = wall ? 1.0 : 0.0;
+  in.at(inWall, j) = wall ? 1.0 : 0.0;
   if (wall) {
     const SpherePair s = sphereWallPair(p.pos[c.id1], p.radius[c.id1], x2, p.walls[p.shapeIndex[c.id2]].normal);
     in.set(inWallN, j, s.n);
-    in.f[inWallUN].v[j] = s.uN;
+    in.at(inWallUN, j) = s.uN;
     x2 = s.x2;  // the equivalent sphere (radius 0) at the projection
   }
   in.set(inD, j, x2 - p.pos[c.id1]);
   in.set(inDv, j, v2 - p.vel[c.id1]);
   in.set(inW1, j, p.angVel[c.id1]);
   in.set(inW2, j, p.angVel[c.id2]);
-  in.f[inR1].v[j] = p.radius[c.id1];
-  in.f[inR2].v[j] = p.radius[c.id2];
+  in.at(inR1, j) = p.radius[c.id1];
+  in.at(inR2, j) = p.radius[c.id2];
   const double q[4] = {c.frame.w(), c.frame.x(), c.frame.y(), c.frame.z()};
-  for (std::size_t a = 0; a < 4; ++a) in.f[inQ + a].v[j] = q[a];
+  for (std::size_t a = 0; a < 4; ++a) in.at(inQ + a, j) = q[a];
   in.set(inN, j, c.normal);
-  in.f[inUy].v[j] = c.u[1];
-  in.f[inUz].v[j] = c.u[2];
+  in.at(inUy, j) = c.u[1];
+  in.at(inUz, j) = c.u[2];
   in.set(inPhi, j, c.phi);
-  in.f[inKn].v[j] = c.phys.kn;
-  in.f[inKs].v[j] = c.phys.ks;
-  in.f[inTan].v[j] = c.phys.tanPhi;
+  in.at(inKn, j) = c.phys.kn;
+  in.at(inKs, j) = c.phys.ks;
+  in.at(inTan, j) = c.phys.tanPhi;
 }
 
 // A lane the kernel does not use: a valid, separated state (its results are discarded).
-inline void stageIdleLane(LaneBuffers<inCount>& in, std::size_t j) {
-  for (auto& b : in.f) b.v[j] = 0.0;
-  in.f[inD].v[j] = 3.0;
-  in.f[inR1].v[j] = in.f[inR2].v[j] = 1.0;
-  in.f[inQ].v[j] = 1.0;
-  in.f[inN].v[j] = 1.0;
-  in.f[inKn].v[j] = in.f[inKs].v[j] = 1.0;
+inline void stageIdleLane(LaneInputs<inCount>& in, std::size_t j) {
+  for (double& v : in.lane[j]) v = 0.0;
+  in.at(inD, j) = 3.0;
+  in.at(inR1, j) = in.at(inR2, j) = 1.0;
+  in.at(inQ, j) = 1.0;
+  in.at(inN, j) = 1.0;
+  in.at(inKn, j) = in.at(inKs, j) = 1.0;
 }
 
 // The kernel on a staged batch: the directly computed n and u_N (sphere-sphere from the centres,
 // sphere-wall as staged), history update, Cundall law, force to global axes and torques; every lane
 // computed, whether it overlaps or not.
-inline void sphereSphereBatch(const LaneBuffers<inCount>& in, double dtScalar, LaneBuffers<outCount>& out) {
+inline void sphereSphereBatch(const LaneInputs<inCount>& in, double dtScalar, LaneBuffers<outCount>& out) {
   using stdx::sqrt;
   const Lanes dt(dtScalar);
   const V3<Lanes> d = in.v3(inD);
-  const Lanes r1 = in.f[inR1].load(), r2 = in.f[inR2].load(), rs = r1 + r2;
+  const Lanes r1 = in.load(inR1), r2 = in.load(inR2), rs = r1 + r2;
   const Lanes dist2 = dot(d, d);
   const Lanes dist = sqrt(dist2);
-  const LaneMask apart = dist > 0.0, wall = in.f[inWall].load() != 0.0;
+  const LaneMask apart = dist > 0.0, wall = in.load(inWall) != 0.0;
   RelativeMotion<Lanes> m;
   // sphereSpherePair: n = (x2 - x1) (1/|x2 - x1|), u_N = |x2 - x1| - (r1 + r2)
   const Lanes invDist = 1.0 / dist;
@@ -184,18 +197,18 @@ inline void sphereSphereBatch(const LaneBuffers<inCount>& in, double dtScalar, L
   m.n = {select(wall, nWall.x, select(apart, invDist * d.x, Lanes(1.0))),
          select(wall, nWall.y, select(apart, invDist * d.y, Lanes(0.0))),
          select(wall, nWall.z, select(apart, invDist * d.z, Lanes(0.0)))};
-  m.uN = select(wall, in.f[inWallUN].load(), dist - rs);
+  m.uN = select(wall, in.load(inWallUN), dist - rs);
   m.a1 = r1 + 0.5 * m.uN;  // branchVectors
   m.a2 = r2 + 0.5 * m.uN;
   m.dv = in.v3(inDv);
   m.w1 = in.v3(inW1);
   m.w2 = in.v3(inW2);
-  ContactHistory<Lanes> h{{in.f[inQ].load(), in.f[inQ + 1].load(), in.f[inQ + 2].load(), in.f[inQ + 3].load()},
-                          in.v3(inN), in.f[inUy].load(), in.f[inUz].load(), in.v3(inPhi)};
+  ContactHistory<Lanes> h{{in.load(inQ), in.load(inQ + 1), in.load(inQ + 2), in.load(inQ + 3)},
+                          in.v3(inN), in.load(inUy), in.load(inUz), in.v3(inPhi)};
   const Lanes uPrevY = h.uY, uPrevZ = h.uZ;
   updateHistory(m, h, dt);
   const CundallOut<Lanes> r =
-      cundall(in.f[inKn].load(), in.f[inKs].load(), in.f[inTan].load(), m.uN, h.uY, h.uZ, uPrevY, uPrevZ);
+      cundall(in.load(inKn), in.load(inKs), in.load(inTan), m.uN, h.uY, h.uZ, uPrevY, uPrevZ);
   const V3<Lanes> force = localToGlobal(h.frame, r.fN, r.fY, r.fZ);
   const V3<Lanes> nxF = cross(m.n, force);
   out.f[outQ].store(h.frame.w);
@@ -251,7 +264,7 @@ inline void addToBodies(const Contact& c, Vec3* f, Vec3* t) {
 // Evaluates contacts [begin, begin + count), count <= kLanes; `in` holds valid (possibly stale)
 // data in every lane. With f, t non-null, adds each contact to its bodies' sums.
 inline void evaluateBatch(const Particles& p, Contact* items, std::size_t begin, std::size_t count, double dt,
-                          const PeriodicShift* shift, LaneBuffers<inCount>& in, Vec3* f, Vec3* t) {
+                          const PeriodicShift* shift, LaneInputs<inCount>& in, Vec3* f, Vec3* t) {
   LaneBuffers<outCount> out;
   bool any = false;
   for (std::size_t j = 0; j < count; ++j) {
@@ -272,7 +285,7 @@ inline void evaluateBatch(const Particles& p, Contact* items, std::size_t begin,
 // Evaluates the contacts of block b and returns their energy sums (in contact order).
 inline ContactStageResult evaluateBlock(const Particles& p, Contact* items, std::size_t nc, std::size_t b, double dt,
                                         const PeriodicShift* shift, Vec3* f, Vec3* t) {
-  LaneBuffers<inCount> in;
+  LaneInputs<inCount> in;
   for (std::size_t j = 0; j < kLanes; ++j) stageIdleLane(in, j);
   ContactStageResult sums;
   const std::size_t end = std::min(nc, (b + 1) * kEnergyBlock);
