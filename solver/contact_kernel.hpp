@@ -29,13 +29,6 @@ struct ContactHistory {
   V3<T> phi;    // relative rotation (local)
 };
 
-// Hamilton product a b.
-template <class T>
-Q4<T> operator*(const Q4<T>& a, const Q4<T>& b) {
-  return {a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-          a.w * b.y + a.y * b.w + a.z * b.x - a.x * b.z, a.w * b.z + a.z * b.w + a.x * b.y - a.y * b.x};
-}
-
 // Rotates the local vector f = (f_x, f_y, f_z) to global axes with the unit quaternion q:
 // R(q) f = f_x (x axis) + f_y (y axis) + f_z (z axis), the axes being the columns of R(q).
 template <class T>

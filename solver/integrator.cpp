@@ -1,5 +1,6 @@
 #include "integrator.hpp"
 
+#include "lanes.hpp"
 #include "rotation.hpp"
 
 #include <algorithm>
@@ -125,33 +126,153 @@ inline void noteNonFinite(const Particles& p, std::size_t i, IntegratorScratch::
     sums.firstNonFinite = i;
 }
 
-// The common case in one piece: a free spherical body (no blocked axis, already integrated, outside a
-// deforming cell). The same arithmetic as the general path below (kick with first = false and no
-// blocked axis), without its branches: the bits are the same.
+// The common case: free spherical bodies (no blocked axis, already integrated, outside a deforming
+// cell), written once for T = double (one sphere) and T = Lanes (kLanes consecutive spheres). The
+// same formulas as the general path below (kick with first = false and no blocked axis, seed eqs.
+// (28) and (34)), without its branches.
+template <class T>
+struct FreeSphere {
+  V3<T> pos, vel, force, angVel, torque;
+  Q4<T> ori;
+  T mass, inertia;
+};
+
+// Energy terms of one free sphere at t_n, added to the block's sums in particle order.
+template <class T>
+struct FreeSphereTerms {
+  T kinetic, rotational;
+  V3<T> gravity;  // m g_w x_w, subtracted component by component
+  T dampingNow, dampingPending;
+  T halfAngle;    // of this step's rotation (rotationQuatSmall is used below 0.02)
+};
+
+inline double signumOf(double x) { return signum(x); }
+inline Lanes signumOf(const Lanes& x) { return select(x > 0.0, Lanes(1.0), Lanes(0.0)) - select(x < 0.0, Lanes(1.0), Lanes(0.0)); }
+
+// seed eq. (34): one component of a damped leapfrog kick (the on-step estimate inside the sign).
+template <class T>
+[[gnu::always_inline]] inline void kickComponent(const T& v, const T& F, const T& invMass, double dt, double lambda, T& vNew,
+                                                 T& vOnStep, T& damp) {
+  const T a = F * invMass;
+  const T vEst = v + a * dt / 2;
+  const T s = signumOf(F * vEst);
+  const T aDamped = a * (1.0 - lambda * s);
+  damp = -lambda * s * F;
+  vOnStep = v + aDamped * dt / 2;
+  vNew = v + aDamped * dt;
+}
+
+template <class T>
+[[gnu::always_inline]] inline FreeSphereTerms<T> stepFreeSphere(FreeSphere<T>& b, const Vec3& gravity, double dt,
+                                                                double lambda) {
+  using std::sqrt;
+  FreeSphereTerms<T> e;
+  V3<T> vNew, vOn, damp;
+  const T invMass = 1.0 / b.mass;
+  kickComponent(b.vel.x, b.force.x, invMass, dt, lambda, vNew.x, vOn.x, damp.x);
+  kickComponent(b.vel.y, b.force.y, invMass, dt, lambda, vNew.y, vOn.y, damp.y);
+  kickComponent(b.vel.z, b.force.z, invMass, dt, lambda, vNew.z, vOn.z, damp.z);
+  e.kinetic = 0.5 * b.mass * dot(vOn, vOn);
+  e.gravity = {b.mass * gravity[0] * b.pos.x, b.mass * gravity[1] * b.pos.y, b.mass * gravity[2] * b.pos.z};
+  e.dampingNow = 0.5 * dt * dot(damp, b.vel);
+  e.dampingPending = 0.5 * dt * dot(damp, vNew);
+  b.vel = vNew;
+  b.pos = b.pos + T(dt) * vNew;  // seed eq. (28)
+
+  V3<T> wNew, wOn, dampT;
+  const T invI = 1.0 / b.inertia;
+  kickComponent(b.angVel.x, b.torque.x, invI, dt, lambda, wNew.x, wOn.x, dampT.x);
+  kickComponent(b.angVel.y, b.torque.y, invI, dt, lambda, wNew.y, wOn.y, dampT.y);
+  kickComponent(b.angVel.z, b.torque.z, invI, dt, lambda, wNew.z, wOn.z, dampT.z);
+  e.rotational = 0.5 * b.inertia * dot(wOn, wOn);
+  e.dampingNow = e.dampingNow + 0.5 * dt * dot(dampT, b.angVel);
+  e.dampingPending = e.dampingPending + 0.5 * dt * dot(dampT, wNew);
+  b.angVel = wNew;
+  // seed: q(t+dt) = Quaternion(w dt) q(t), normalised; the small-angle quaternion here, the others
+  // (and w = 0) by rotationQuat after the call (halfAngle tells which).
+  const V3<T> phi = T(dt) * wNew;
+  const T angle = sqrt(dot(phi, phi));
+  e.halfAngle = 0.5 * angle;
+  const Q4<T> q = rotationQuatSmall(phi, angle) * b.ori;
+  const T inv = 1.0 / sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+  b.ori = {inv * q.w, inv * q.x, inv * q.y, inv * q.z};
+  return e;
+}
+
+// The orientation update of a sphere whose rotation falls outside rotationQuatSmall's range.
+inline Q4<double> rotatedLarge(const Vec3& w, const Quat& ori, double dt) {
+  const Quat r = rotationQuat(w * dt);
+  const Q4<double> q = Q4<double>{r.w(), r.x(), r.y(), r.z()} * Q4<double>{ori.w(), ori.x(), ori.y(), ori.z()};
+  const double inv = 1.0 / std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+  return {inv * q.w, inv * q.x, inv * q.y, inv * q.z};
+}
+
+// Adds one sphere's terms to the block's sums (the order of the general path).
+inline void addTerms(IntegratorScratch::Sums& sums, std::size_t i, double kinetic, double rotational, const Vec3& gravity,
+                     double dampingNow, double dampingPending) {
+  sums.kinetic += kinetic;
+  for (int w = 0; w < 3; ++w) sums.gravity -= gravity[w];
+  sums.dampingNow -= dampingNow;
+  sums.dampingPending -= dampingPending;
+  sums.rotational += rotational;
+  if (kinetic + rotational > sums.maxKinetic) {
+    sums.maxKinetic = kinetic + rotational;
+    sums.fastest = i;
+  }
+}
+
+inline bool freeSphere(const Particles& p, std::size_t i, const HomoDeform* homo) {
+  return !homo && p.clump[i] == kNoClump && p.velMidstep[i] != 0 && p.blocked[i] == 0 && !p.isAspherical(i);
+}
+
+inline Q4<double> q4(const Quat& q) { return {q.w(), q.x(), q.y(), q.z()}; }
+inline V3<double> v3(const Vec3& v) { return {v[0], v[1], v[2]}; }
+inline Vec3 vec3(const V3<double>& v) { return {v.x, v.y, v.z}; }
+
 inline void integrateFreeSphere(Particles& p, std::size_t i, const Vec3& gravity, double dt, double lambda,
                                 IntegratorScratch::Sums& sums) {
-  const double m = p.mass[i];
-  const Kick lin = kick(p.vel[i], p.force[i], 1.0 / m, dt, lambda, false, false, 0);
-  const double ek = 0.5 * m * lin.vOnStep.squaredNorm();
-  sums.kinetic += ek;
-  for (int w = 0; w < 3; ++w) sums.gravity -= m * gravity[w] * p.pos[i][w];
-  sums.dampingNow -= 0.5 * dt * lin.dampForce.dot(p.vel[i]);
-  sums.dampingPending -= 0.5 * dt * lin.dampForce.dot(lin.vNew);
-  p.vel[i] = lin.vNew;
-  p.pos[i] += dt * lin.vNew;  // seed eq. (28)
+  FreeSphere<double> b{v3(p.pos[i]), v3(p.vel[i]), v3(p.force[i]), v3(p.angVel[i]), v3(p.torque[i]), q4(p.ori[i]),
+                       p.mass[i], p.inertia[i][0]};
+  const FreeSphereTerms<double> e = stepFreeSphere(b, gravity, dt, lambda);
+  if (!(e.halfAngle > 0.0 && e.halfAngle < 0.02)) b.ori = rotatedLarge(vec3(b.angVel), p.ori[i], dt);
+  p.pos[i] = vec3(b.pos);
+  p.vel[i] = vec3(b.vel);
+  p.angVel[i] = vec3(b.angVel);
+  p.angMom[i] = b.inertia * p.angVel[i];
+  p.ori[i] = Quat(b.ori.w, b.ori.x, b.ori.y, b.ori.z);
+  addTerms(sums, i, e.kinetic, e.rotational, vec3(e.gravity), e.dampingNow, e.dampingPending);
+  noteNonFinite(p, i, sums);
+}
 
-  const double I = p.inertia[i][0];
-  const Kick rot = kick(p.angVel[i], p.torque[i], 1.0 / I, dt, lambda, false, false, 0);
-  const double er = 0.5 * I * rot.vOnStep.squaredNorm();
-  sums.dampingNow -= 0.5 * dt * rot.dampForce.dot(p.angVel[i]);
-  sums.dampingPending -= 0.5 * dt * rot.dampForce.dot(rot.vNew);
-  p.angVel[i] = rot.vNew;
-  p.angMom[i] = I * rot.vNew;
-  p.ori[i] = (rotationQuat(rot.vNew * dt) * p.ori[i]).normalized();  // seed: q(t+dt) = Quaternion(w dt) q(t)
-  sums.rotational += er;
-  if (ek + er > sums.maxKinetic) {
-    sums.maxKinetic = ek + er;
-    sums.fastest = i;
+// kLanes consecutive free spheres i0 .. i0 + kLanes - 1 at once: the same bits as integrateFreeSphere
+// on each (element-wise lane arithmetic), their terms added in particle order.
+inline void integrateFreeSpheres(Particles& p, std::size_t i0, const Vec3& gravity, double dt, double lambda,
+                                 IntegratorScratch::Sums& sums) {
+  const auto lanes = [&](auto get) { return Lanes([&](auto j) { return get(i0 + j); }); };
+  const auto lanes3 = [&](const std::vector<Vec3>& a) {
+    return V3<Lanes>{lanes([&](std::size_t i) { return a[i][0]; }), lanes([&](std::size_t i) { return a[i][1]; }),
+                     lanes([&](std::size_t i) { return a[i][2]; })};
+  };
+  FreeSphere<Lanes> b{lanes3(p.pos), lanes3(p.vel), lanes3(p.force), lanes3(p.angVel), lanes3(p.torque),
+                      {lanes([&](std::size_t i) { return p.ori[i].w(); }), lanes([&](std::size_t i) { return p.ori[i].x(); }),
+                       lanes([&](std::size_t i) { return p.ori[i].y(); }), lanes([&](std::size_t i) { return p.ori[i].z(); })},
+                      lanes([&](std::size_t i) { return p.mass[i]; }),
+                      lanes([&](std::size_t i) { return p.inertia[i][0]; })};
+  const FreeSphereTerms<Lanes> e = stepFreeSphere(b, gravity, dt, lambda);
+  for (std::size_t j = 0; j < kLanes; ++j) {
+    const std::size_t i = i0 + j;
+    p.pos[i] = Vec3(b.pos.x[j], b.pos.y[j], b.pos.z[j]);
+    p.vel[i] = Vec3(b.vel.x[j], b.vel.y[j], b.vel.z[j]);
+    p.angVel[i] = Vec3(b.angVel.x[j], b.angVel.y[j], b.angVel.z[j]);
+    p.angMom[i] = b.inertia[j] * p.angVel[i];
+    const double h = e.halfAngle[j];
+    p.ori[i] = h > 0.0 && h < 0.02 ? Quat(b.ori.w[j], b.ori.x[j], b.ori.y[j], b.ori.z[j]) : [&] {
+      const Q4<double> q = rotatedLarge(p.angVel[i], p.ori[i], dt);
+      return Quat(q.w, q.x, q.y, q.z);
+    }();
+    addTerms(sums, i, e.kinetic[j], e.rotational[j], Vec3(e.gravity.x[j], e.gravity.y[j], e.gravity.z[j]),
+             e.dampingNow[j], e.dampingPending[j]);
+    noteNonFinite(p, i, sums);
   }
 }
 
@@ -168,12 +289,23 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
   for (std::size_t b = 0; b < nBlocks; ++b) {
     IntegratorScratch::Sums sums;
     const std::size_t end = std::min(n, (b + 1) * kEnergyBlock);
+    std::size_t freeUntil = b * kEnergyBlock;  // [i, freeUntil): free spheres already stepped in lanes
     for (std::size_t i = b * kEnergyBlock; i < end; ++i) {
+      if (i < freeUntil) continue;
+      // kLanes consecutive free spheres (the chunks start at multiples of kLanes: kEnergyBlock is one)
+      if ((i - b * kEnergyBlock) % kLanes == 0 && i + kLanes <= end) {
+        bool all = true;
+        for (std::size_t j = i; all && j < i + kLanes; ++j) all = freeSphere(p, j, homo);
+        if (all) {
+          integrateFreeSpheres(p, i, gravity, dt, lambda, sums);
+          freeUntil = i + kLanes;
+          continue;
+        }
+      }
       if (p.clump[i] != kNoClump) continue;  // clump members move with their clump (solver/clump.hpp)
       const bool first = p.velMidstep[i] == 0;
-      if (!homo && !first && p.blocked[i] == 0 && !p.isAspherical(i)) {
+      if (freeSphere(p, i, homo)) {
         integrateFreeSphere(p, i, gravity, dt, lambda, sums);
-        noteNonFinite(p, i, sums);
         continue;
       }
       const bool adjust = settings.adjVel0;

@@ -48,4 +48,11 @@ struct Q4 {
   T w, x, y, z;
 };
 
+// Hamilton product a b.
+template <class T>
+Q4<T> operator*(const Q4<T>& a, const Q4<T>& b) {
+  return {a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+          a.w * b.y + a.y * b.w + a.z * b.x - a.x * b.z, a.w * b.z + a.z * b.w + a.x * b.y - a.y * b.x};
+}
+
 }  // namespace dem

@@ -4,6 +4,8 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include "lanes.hpp"
+
 #include <cmath>
 #include <cstddef>
 
@@ -21,22 +23,30 @@ inline double signum(double x) { return static_cast<double>((x > 0.0) - (x < 0.0
 // Below a half-angle of 0.02 (the usual per-step rotation) the sine and cosine come from their
 // Taylor series, exact to round-off there (the first omitted terms are below 1e-17 relative),
 // instead of the library's sincos.
+// The small-angle branch on components (T = double or lanes, lanes.hpp): the quaternion of the
+// rotation phi of length `angle` > 0 with half-angle h = angle/2 < 0.02.
+template <class T>
+Q4<T> rotationQuatSmall(const V3<T>& phi, const T& angle) {
+  const T h = 0.5 * angle, h2 = h * h;
+  // Horner form; the factors 1/(k (k+1)) are constants (no division per term)
+  constexpr double s1 = 1.0 / 6.0, s2 = 1.0 / 20.0, s3 = 1.0 / 42.0, s4 = 1.0 / 72.0;
+  constexpr double c1 = 1.0 / 2.0, c2 = 1.0 / 12.0, c3 = 1.0 / 30.0, c4 = 1.0 / 56.0, c5 = 1.0 / 90.0;
+  const T sinH = h * (1.0 - h2 * s1 * (1.0 - h2 * s2 * (1.0 - h2 * s3 * (1.0 - h2 * s4))));
+  const T cosH = 1.0 - h2 * c1 * (1.0 - h2 * c2 * (1.0 - h2 * c3 * (1.0 - h2 * c4 * (1.0 - h2 * c5))));
+  const T k = sinH / angle;
+  return {cosH, k * phi.x, k * phi.y, k * phi.z};
+}
+
 inline Quat rotationQuat(const Vec3& phi) {
-  const double angle = phi.norm();
+  const double angle = std::sqrt(phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2]);
   if (angle == 0.0) return Quat::Identity();
-  const double h = 0.5 * angle, h2 = h * h;
-  double sinH, cosH;
-  if (h < 0.02) {  // Horner form; the factors 1/(k (k+1)) are constants (no division per term)
-    constexpr double s1 = 1.0 / 6.0, s2 = 1.0 / 20.0, s3 = 1.0 / 42.0, s4 = 1.0 / 72.0;
-    constexpr double c1 = 1.0 / 2.0, c2 = 1.0 / 12.0, c3 = 1.0 / 30.0, c4 = 1.0 / 56.0, c5 = 1.0 / 90.0;
-    sinH = h * (1.0 - h2 * s1 * (1.0 - h2 * s2 * (1.0 - h2 * s3 * (1.0 - h2 * s4))));
-    cosH = 1.0 - h2 * c1 * (1.0 - h2 * c2 * (1.0 - h2 * c3 * (1.0 - h2 * c4 * (1.0 - h2 * c5))));
-  } else {
-    sinH = std::sin(h);
-    cosH = std::cos(h);
+  const double h = 0.5 * angle;
+  if (h < 0.02) {
+    const Q4<double> q = rotationQuatSmall(V3<double>{phi[0], phi[1], phi[2]}, angle);
+    return Quat(q.w, q.x, q.y, q.z);
   }
-  const Vec3 v = phi * (sinH / angle);
-  return Quat(cosH, v[0], v[1], v[2]);
+  const Vec3 v = phi * (std::sin(h) / angle);
+  return Quat(std::cos(h), v[0], v[1], v[2]);
 }
 
 // Angle of the relative rotation between two orientations, 2 asin(|vec(a* b)|); insensitive to
