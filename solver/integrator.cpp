@@ -162,32 +162,42 @@ template <class T>
   vNew = v + aDamped * dt;
 }
 
+// The three components of a kick and the damping terms of the energy ledger at t_n (trapezoid
+// halves on each side of t_n), as the general path books them.
+template <class T>
+struct Kick3 {
+  V3<T> vNew, vOnStep, damp;
+  T dampingNow, dampingPending;
+};
+
+template <class T>
+[[gnu::always_inline]] inline Kick3<T> kick3(const V3<T>& v, const V3<T>& F, const T& invMass, double dt, double lambda) {
+  Kick3<T> k;
+  kickComponent(v.x, F.x, invMass, dt, lambda, k.vNew.x, k.vOnStep.x, k.damp.x);
+  kickComponent(v.y, F.y, invMass, dt, lambda, k.vNew.y, k.vOnStep.y, k.damp.y);
+  kickComponent(v.z, F.z, invMass, dt, lambda, k.vNew.z, k.vOnStep.z, k.damp.z);
+  k.dampingNow = 0.5 * dt * dot(k.damp, v);
+  k.dampingPending = 0.5 * dt * dot(k.damp, k.vNew);
+  return k;
+}
+
 template <class T>
 [[gnu::always_inline]] inline FreeSphereTerms<T> stepFreeSphere(FreeSphere<T>& b, const Vec3& gravity, double dt,
                                                                 double lambda) {
   using std::sqrt;
   FreeSphereTerms<T> e;
-  V3<T> vNew, vOn, damp;
-  const T invMass = 1.0 / b.mass;
-  kickComponent(b.vel.x, b.force.x, invMass, dt, lambda, vNew.x, vOn.x, damp.x);
-  kickComponent(b.vel.y, b.force.y, invMass, dt, lambda, vNew.y, vOn.y, damp.y);
-  kickComponent(b.vel.z, b.force.z, invMass, dt, lambda, vNew.z, vOn.z, damp.z);
-  e.kinetic = 0.5 * b.mass * dot(vOn, vOn);
+  const Kick3<T> lin = kick3(b.vel, b.force, T(1.0 / b.mass), dt, lambda);
+  e.kinetic = 0.5 * b.mass * dot(lin.vOnStep, lin.vOnStep);
   e.gravity = {b.mass * gravity[0] * b.pos.x, b.mass * gravity[1] * b.pos.y, b.mass * gravity[2] * b.pos.z};
-  e.dampingNow = 0.5 * dt * dot(damp, b.vel);
-  e.dampingPending = 0.5 * dt * dot(damp, vNew);
-  b.vel = vNew;
-  b.pos = b.pos + T(dt) * vNew;  // seed eq. (28)
+  b.vel = lin.vNew;
+  b.pos = b.pos + T(dt) * lin.vNew;  // seed eq. (28)
 
-  V3<T> wNew, wOn, dampT;
-  const T invI = 1.0 / b.inertia;
-  kickComponent(b.angVel.x, b.torque.x, invI, dt, lambda, wNew.x, wOn.x, dampT.x);
-  kickComponent(b.angVel.y, b.torque.y, invI, dt, lambda, wNew.y, wOn.y, dampT.y);
-  kickComponent(b.angVel.z, b.torque.z, invI, dt, lambda, wNew.z, wOn.z, dampT.z);
-  e.rotational = 0.5 * b.inertia * dot(wOn, wOn);
-  e.dampingNow = e.dampingNow + 0.5 * dt * dot(dampT, b.angVel);
-  e.dampingPending = e.dampingPending + 0.5 * dt * dot(dampT, wNew);
-  b.angVel = wNew;
+  const Kick3<T> rot = kick3(b.angVel, b.torque, T(1.0 / b.inertia), dt, lambda);
+  e.rotational = 0.5 * b.inertia * dot(rot.vOnStep, rot.vOnStep);
+  e.dampingNow = lin.dampingNow + rot.dampingNow;
+  e.dampingPending = lin.dampingPending + rot.dampingPending;
+  b.angVel = rot.vNew;
+  const V3<T>& wNew = rot.vNew;
   // seed: q(t+dt) = Quaternion(w dt) q(t), normalised; the small-angle quaternion here, the others
   // (and w = 0) by rotationQuat after the call (halfAngle tells which).
   const V3<T> phi = T(dt) * wNew;
