@@ -261,10 +261,18 @@ inline void addToBodies(const Contact& c, Vec3* f, Vec3* t) {
   t[c.id2] += c.torque2;
 }
 
+// Where the contact stage puts each evaluated contact's force and torques: added to the bodies' sums
+// (one thread: force, torque non-null), or copied to a compact array for the gather (loads).
+struct LoadSink {
+  Vec3* force = nullptr;
+  Vec3* torque = nullptr;
+  ContactLoad* loads = nullptr;
+};
+
 // Evaluates contacts [begin, begin + count), count <= kLanes; `in` holds valid (possibly stale)
-// data in every lane. With f, t non-null, adds each contact to its bodies' sums.
+// data in every lane.
 inline void evaluateBatch(const Particles& p, Contact* items, std::size_t begin, std::size_t count, double dt,
-                          const PeriodicShift* shift, LaneInputs<inCount>& in, Vec3* f, Vec3* t) {
+                          const PeriodicShift* shift, LaneInputs<inCount>& in, const LoadSink& sink) {
   LaneBuffers<outCount> out;
   bool any = false;
   for (std::size_t j = 0; j < count; ++j) {
@@ -278,20 +286,21 @@ inline void evaluateBatch(const Particles& p, Contact* items, std::size_t begin,
     Contact& c = items[begin + j];
     if (kernelLane(c)) storeLane(p, c, out, j);
     else evaluate(p, c, dt, shift);
-    if (f) addToBodies(c, f, t);
+    if (sink.force) addToBodies(c, sink.force, sink.torque);
+    else sink.loads[begin + j] = {c.force, c.torque1, c.torque2};
   }
 }
 
 // Evaluates the contacts of block b and returns their energy sums (in contact order).
 inline ContactStageResult evaluateBlock(const Particles& p, Contact* items, std::size_t nc, std::size_t b, double dt,
-                                        const PeriodicShift* shift, Vec3* f, Vec3* t) {
+                                        const PeriodicShift* shift, const LoadSink& sink) {
   LaneInputs<inCount> in;
   for (std::size_t j = 0; j < kLanes; ++j) stageIdleLane(in, j);
   ContactStageResult sums;
   const std::size_t end = std::min(nc, (b + 1) * kEnergyBlock);
   for (std::size_t k = b * kEnergyBlock; k < end; k += kLanes) {
     const std::size_t count = std::min(kLanes, end - k);
-    evaluateBatch(p, items, k, count, dt, shift, in, f, t);
+    evaluateBatch(p, items, k, count, dt, shift, in, sink);
     for (std::size_t j = k; j < k + count; ++j) {
       sums.elastic += items[j].elastic;
       sums.dissipated += items[j].dissipated;
@@ -322,17 +331,20 @@ ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt,
     // both paths give the same bits.
     scratch.force.assign(n, Vec3::Zero());
     scratch.torque.assign(n, Vec3::Zero());
-    for (std::size_t b = 0; b < nBlocks; ++b)
-      scratch.blocks[b] = evaluateBlock(p, items, nc, b, dt, shift, scratch.force.data(), scratch.torque.data());
+    const LoadSink sink{scratch.force.data(), scratch.torque.data(), nullptr};
+    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock(p, items, nc, b, dt, shift, sink);
     for (std::size_t i = 0; i < n; ++i) {
       p.force[i] += scratch.force[i];
       p.torque[i] += scratch.torque[i];
     }
   } else {
+    scratch.loads.resize(nc);
+    const LoadSink sink{nullptr, nullptr, scratch.loads.data()};
 #pragma omp parallel for schedule(static)
-    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock(p, items, nc, b, dt, shift, nullptr, nullptr);
+    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock(p, items, nc, b, dt, shift, sink);
 
-    // Force gather: each particle sums its own contacts in increasing contact index.
+    // Force gather: each particle sums its own contacts in increasing contact index (from the
+    // compact copies: 72 bytes per contact instead of the whole record).
     contacts.updateAdjacency(n);
     const auto& off = contacts.adjOffset();
     const auto& ent = contacts.adjEntry();
@@ -343,7 +355,7 @@ ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt,
       // separate()), so every entry is added without a branch on `real`. The second body
       // receives -force (negation is exact).
       for (std::uint32_t e = off[i]; e < off[i + 1]; ++e) {
-        const Contact& c = items[ent[e] >> 1];
+        const ContactLoad& c = scratch.loads[ent[e] >> 1];
         const bool second = (ent[e] & 1u) != 0;
         f += (second ? -1.0 : 1.0) * c.force;
         t += second ? c.torque2 : c.torque1;

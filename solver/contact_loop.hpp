@@ -18,9 +18,15 @@ struct ContactStageResult {
   double dissipated = 0.0;  // Coulomb slip dissipation of this step
 };
 
+// A contact's force on particle 1 and its torques (Contact::force, torque1, torque2).
+struct ContactLoad {
+  Vec3 force, torque1, torque2;
+};
+
 struct ContactScratch {
   std::vector<ContactStageResult> blocks;  // fixed-size block sums (deterministic reduction)
   std::vector<Vec3> force, torque;         // per-particle sums of the one-thread path
+  std::vector<ContactLoad> loads;          // per-contact copies for the gather (several threads)
 };
 
 // Periodic cell: particle 2 of a contact with cellDist k enters as its image, position x2 + H k
