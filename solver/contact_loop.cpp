@@ -97,25 +97,23 @@ inline void evaluate(const Particles& p, Contact& c, double dt, const PeriodicSh
 
 // A batch of kLanes consecutive contacts. Lanes holding a contact that was real at the last step go
 // through the kernel (contact_kernel.hpp) together; the others (new contacts, potential contacts that
-// were not real) through evaluate(). Which path a contact takes depends only
-// on that contact, and a lane's bits do not depend on the other lanes: the result is the same for any
-// thread count and any batch composition.
-struct alignas(64) LaneBuffer {
-  double v[kLanes];
-  Lanes load() const { return Lanes(v, stdx::vector_aligned); }
-  void store(const Lanes& x) { x.copy_to(v, stdx::vector_aligned); }
-};
+// were not real) through evaluate(). Which path a contact takes depends only on that contact, and a
+// lane's bits do not depend on the other lanes: the result is the same for any thread count and any
+// batch composition.
+
+// Results, field by field: each field is stored from lanes with one vector store and read back per
+// lane with scalar loads.
 template <std::size_t N>
-struct LaneBuffers {
-  LaneBuffer f[N];
-  V3<Lanes> v3(std::size_t i) const { return {f[i].load(), f[i + 1].load(), f[i + 2].load()}; }
-  void set(std::size_t i, std::size_t lane, const Vec3& x) {
-    for (int w = 0; w < 3; ++w) f[i + static_cast<std::size_t>(w)].v[lane] = x[w];
-  }
+struct LaneOutputs {
+  struct alignas(64) Field {
+    double v[kLanes];
+  };
+  Field f[N];
+  void store(std::size_t i, const Lanes& x) { x.copy_to(f[i].v, stdx::vector_aligned); }
   void store(std::size_t i, const V3<Lanes>& x) {
-    f[i].store(x.x);
-    f[i + 1].store(x.y);
-    f[i + 2].store(x.z);
+    store(i, x.x);
+    store(i + 1, x.y);
+    store(i + 2, x.z);
   }
 };
 
@@ -182,7 +180,7 @@ inline void stageIdleLane(LaneInputs<inCount>& in, std::size_t j) {
 // The kernel on a staged batch: the directly computed n and u_N (sphere-sphere from the centres,
 // sphere-wall as staged), history update, Cundall law, force to global axes and torques; every lane
 // computed, whether it overlaps or not.
-inline void sphereSphereBatch(const LaneInputs<inCount>& in, double dtScalar, LaneBuffers<outCount>& out) {
+inline void sphereSphereBatch(const LaneInputs<inCount>& in, double dtScalar, LaneOutputs<outCount>& out) {
   using stdx::sqrt;
   const Lanes dt(dtScalar);
   const V3<Lanes> d = in.v3(inD);
@@ -211,29 +209,29 @@ inline void sphereSphereBatch(const LaneInputs<inCount>& in, double dtScalar, La
       cundall(in.load(inKn), in.load(inKs), in.load(inTan), m.uN, h.uY, h.uZ, uPrevY, uPrevZ);
   const V3<Lanes> force = localToGlobal(h.frame, r.fN, r.fY, r.fZ);
   const V3<Lanes> nxF = cross(m.n, force);
-  out.f[outQ].store(h.frame.w);
-  out.f[outQ + 1].store(h.frame.x);
-  out.f[outQ + 2].store(h.frame.y);
-  out.f[outQ + 3].store(h.frame.z);
+  out.store(outQ, h.frame.w);
+  out.store(outQ + 1, h.frame.x);
+  out.store(outQ + 2, h.frame.y);
+  out.store(outQ + 3, h.frame.z);
   out.store(outN, m.n);
   out.store(outU, {m.uN, r.uY, r.uZ});
   out.store(outPhi, h.phi);
   out.store(outF, force);
   out.store(outT1, m.a1 * nxF);
   out.store(outT2, m.a2 * nxF);
-  out.f[outElastic].store(r.elastic);
-  out.f[outDissipated].store(r.dissipated);
-  out.f[outA1].store(m.a1);
+  out.store(outElastic, r.elastic);
+  out.store(outDissipated, r.dissipated);
+  out.store(outA1, m.a1);
   // real: as in evaluate(), the sphere-sphere quick exit's test and u_N < 0
-  out.f[outReal].store(select((wall || dist2 < rs * rs) && m.uN < 0.0, Lanes(1.0), Lanes(0.0)));
+  out.store(outReal, select((wall || dist2 < rs * rs) && m.uN < 0.0, Lanes(1.0), Lanes(0.0)));
 }
 
-inline Vec3 laneVec(const LaneBuffers<outCount>& out, std::size_t i, std::size_t j) {
+inline Vec3 laneVec(const LaneOutputs<outCount>& out, std::size_t i, std::size_t j) {
   return {out.f[i].v[j], out.f[i + 1].v[j], out.f[i + 2].v[j]};
 }
 
 // Writes lane j's results into contact c (a contact that was real at the last step).
-inline void storeLane(const Particles& p, Contact& c, const LaneBuffers<outCount>& out, std::size_t j) {
+inline void storeLane(const Particles& p, Contact& c, const LaneOutputs<outCount>& out, std::size_t j) {
   if (out.f[outReal].v[j] == 0.0) {
     separate(c);
     return;
@@ -273,7 +271,7 @@ struct LoadSink {
 // data in every lane.
 inline void evaluateBatch(const Particles& p, Contact* items, std::size_t begin, std::size_t count, double dt,
                           const PeriodicShift* shift, LaneInputs<inCount>& in, const LoadSink& sink) {
-  LaneBuffers<outCount> out;
+  LaneOutputs<outCount> out;
   bool any = false;
   for (std::size_t j = 0; j < count; ++j) {
     if (kernelLane(items[begin + j])) {
