@@ -6,7 +6,9 @@
 // contact_geometry.hpp and contact_law.hpp call the T = double instantiation, and the contact loop
 // the T = Lanes one for its batches of contacts: one implementation, the same bits.
 
-#include "lanes.hpp"
+#include "components.hpp"
+
+#include <cmath>
 
 namespace dem {
 

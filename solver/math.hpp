@@ -4,7 +4,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
-#include "lanes.hpp"
+#include "components.hpp"
 
 #include <cmath>
 #include <cstddef>
