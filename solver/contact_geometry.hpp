@@ -131,17 +131,12 @@ inline ContactGeom storeHistory(const SpherePair& s, Contact& h, ContactGeom& g)
   return g;
 }
 
-// Eigen <-> kernel types (contact_kernel.hpp).
-inline V3<double> v3(const Vec3& v) { return {v[0], v[1], v[2]}; }
-inline Vec3 vec3(const V3<double>& v) { return {v.x, v.y, v.z}; }
-
 // Updates the history of an existing contact (seed "Contact update"): updateHistory of
 // contact_kernel.hpp on one contact.
 inline ContactGeom updateContact(const SpherePair& s, Contact& h, double dt) {
   ContactGeom g = branchVectors(s);
   const RelativeMotion<double> m{v3(s.n), s.uN, g.a1, g.a2, v3(s.v2 - s.v1), v3(s.w1), v3(s.w2)};
-  ContactHistory<double> hist{{h.frame.w(), h.frame.x(), h.frame.y(), h.frame.z()}, v3(h.normal), h.u[1], h.u[2],
-                              v3(h.phi)};
+  ContactHistory<double> hist{q4(h.frame), v3(h.normal), h.u[1], h.u[2], v3(h.phi)};
   updateHistory(m, hist, dt);
   h.frame = Quat(hist.frame.w, hist.frame.x, hist.frame.y, hist.frame.z);
   h.u = Vec3(s.uN, hist.uY, hist.uZ);  // seed: normal component computed directly

@@ -37,9 +37,7 @@ inline void separate(Contact& c) {
 inline void storeResult(Contact& c, const ContactGeom& g, const CundallResult& r) {
   c.u[1] = r.uTy;
   c.u[2] = r.uTz;
-  const Quat& q = g.frame;
-  c.force = vec3(localToGlobal(Q4<double>{q.w(), q.x(), q.y(), q.z()}, r.forceLocal[0], r.forceLocal[1],
-                               r.forceLocal[2]));  // local -> global
+  c.force = vec3(localToGlobal(q4(g.frame), r.forceLocal[0], r.forceLocal[1], r.forceLocal[2]));  // local -> global
   const Vec3 nxF = g.n.cross(c.force);
   c.torque1 = g.a1 * nxF;
   c.torque2 = g.a2 * nxF;
@@ -94,12 +92,6 @@ inline void evaluate(const Particles& p, Contact& c, double dt, const PeriodicSh
   const ContactGeom g = isNew ? formContact(s, c, dt) : updateContact(s, c, dt);
   storeResult(c, g, cundallLaw(c.phys, g.u, uPrevY, uPrevZ));
 }
-
-// A batch of kLanes consecutive contacts. Lanes holding a contact that was real at the last step go
-// through the kernel (contact_kernel.hpp) together; the others (new contacts, potential contacts that
-// were not real) through evaluate(). Which path a contact takes depends only on that contact, and a
-// lane's bits do not depend on the other lanes: the result is the same for any thread count and any
-// batch composition.
 
 // Results, field by field: each field is stored from lanes with one vector store and read back per
 // lane with scalar loads.
@@ -180,7 +172,7 @@ inline void stageIdleLane(LaneInputs<inCount>& in, std::size_t j) {
 // The kernel on a staged batch: the directly computed n and u_N (sphere-sphere from the centres,
 // sphere-wall as staged), history update, Cundall law, force to global axes and torques; every lane
 // computed, whether it overlaps or not.
-inline void sphereSphereBatch(const LaneInputs<inCount>& in, double dtScalar, LaneOutputs<outCount>& out) {
+inline void realContactBatch(const LaneInputs<inCount>& in, double dtScalar, LaneOutputs<outCount>& out) {
   using stdx::sqrt;
   const Lanes dt(dtScalar);
   const V3<Lanes> d = in.v3(inD);
@@ -267,6 +259,11 @@ struct LoadSink {
   ContactLoad* loads = nullptr;
 };
 
+// A batch of kLanes consecutive contacts. Lanes holding a contact that was real at the last step go
+// through the kernel (contact_kernel.hpp) together; the others (new contacts, potential contacts that
+// were not real) through evaluate(). Which path a contact takes depends only on that contact, and a
+// lane's bits do not depend on the other lanes: the result is the same for any thread count and any
+// batch composition.
 // Evaluates contacts [begin, begin + count), count <= kLanes; `in` holds valid (possibly stale)
 // data in every lane.
 inline void evaluateBatch(const Particles& p, Contact* items, std::size_t begin, std::size_t count, double dt,
@@ -279,7 +276,7 @@ inline void evaluateBatch(const Particles& p, Contact* items, std::size_t begin,
       any = true;
     }
   }
-  if (any) sphereSphereBatch(in, dt, out);
+  if (any) realContactBatch(in, dt, out);
   for (std::size_t j = 0; j < count; ++j) {
     Contact& c = items[begin + j];
     if (kernelLane(c)) storeLane(p, c, out, j);

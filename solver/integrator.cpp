@@ -212,7 +212,7 @@ template <class T>
 // The orientation update of a sphere whose rotation falls outside rotationQuatSmall's range.
 inline Q4<double> rotatedLarge(const Vec3& w, const Quat& ori, double dt) {
   const Quat r = rotationQuat(w * dt);
-  const Q4<double> q = Q4<double>{r.w(), r.x(), r.y(), r.z()} * Q4<double>{ori.w(), ori.x(), ori.y(), ori.z()};
+  const Q4<double> q = q4(r) * q4(ori);
   const double inv = 1.0 / std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
   return {inv * q.w, inv * q.x, inv * q.y, inv * q.z};
 }
@@ -235,9 +235,6 @@ inline bool freeSphere(const Particles& p, std::size_t i, const HomoDeform* homo
   return !homo && p.clump[i] == kNoClump && p.velMidstep[i] != 0 && p.blocked[i] == 0 && !p.isAspherical(i);
 }
 
-inline Q4<double> q4(const Quat& q) { return {q.w(), q.x(), q.y(), q.z()}; }
-inline V3<double> v3(const Vec3& v) { return {v[0], v[1], v[2]}; }
-inline Vec3 vec3(const V3<double>& v) { return {v.x, v.y, v.z}; }
 
 inline void integrateFreeSphere(Particles& p, std::size_t i, const Vec3& gravity, double dt, double lambda,
                                 IntegratorScratch::Sums& sums) {

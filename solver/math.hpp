@@ -37,6 +37,11 @@ Q4<T> rotationQuatSmall(const V3<T>& phi, const T& angle) {
   return {cosH, k * phi.x, k * phi.y, k * phi.z};
 }
 
+// Eigen <-> component types (components.hpp).
+inline V3<double> v3(const Vec3& v) { return {v[0], v[1], v[2]}; }
+inline Vec3 vec3(const V3<double>& v) { return {v.x, v.y, v.z}; }
+inline Q4<double> q4(const Quat& q) { return {q.w(), q.x(), q.y(), q.z()}; }
+
 inline Quat rotationQuat(const Vec3& phi) {
   const double angle = std::sqrt(phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2]);
   if (angle == 0.0) return Quat::Identity();
