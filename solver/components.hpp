@@ -10,7 +10,7 @@ namespace dem {
 // select(m, a, b) = m ? a : b, lane by lane (for lanes, `where` is found by argument-dependent
 // lookup in std::experimental).
 template <class M, class T>
-T select(const M& m, const T& a, const T& b) {
+[[gnu::always_inline]] inline T select(const M& m, const T& a, const T& b) {
   if constexpr (std::is_same_v<M, bool>) {
     return m ? a : b;
   } else {
@@ -44,7 +44,7 @@ struct Q4 {
 
 // Hamilton product a b.
 template <class T>
-Q4<T> operator*(const Q4<T>& a, const Q4<T>& b) {
+[[gnu::always_inline]] inline Q4<T> operator*(const Q4<T>& a, const Q4<T>& b) {
   return {a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
           a.w * b.y + a.y * b.w + a.z * b.x - a.x * b.z, a.w * b.z + a.z * b.w + a.x * b.y - a.y * b.x};
 }

@@ -34,7 +34,7 @@ struct ContactHistory {
 // Rotates the local vector f = (f_x, f_y, f_z) to global axes with the unit quaternion q:
 // R(q) f = f_x (x axis) + f_y (y axis) + f_z (z axis), the axes being the columns of R(q).
 template <class T>
-V3<T> localToGlobal(const Q4<T>& q, const T& fx, const T& fy, const T& fz) {
+[[gnu::always_inline]] inline V3<T> localToGlobal(const Q4<T>& q, const T& fx, const T& fy, const T& fz) {
   const T xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
   const T xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
   const T wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;

@@ -286,6 +286,15 @@ inline void evaluateBatch(const Particles& p, Contact* items, std::size_t begin,
   }
 }
 
+// How many contacts ahead of the batch being evaluated their records are fetched into cache.
+constexpr std::size_t kPrefetchAhead = 16;
+
+// Requests the cache lines of contact c's record.
+inline void prefetchContact(const Contact& c) {
+  const char* b = reinterpret_cast<const char*>(&c);
+  for (std::size_t o = 0; o < sizeof(Contact); o += 64) __builtin_prefetch(b + o, 1);
+}
+
 // Evaluates the contacts of block b and returns their energy sums (in contact order).
 inline ContactStageResult evaluateBlock(const Particles& p, Contact* items, std::size_t nc, std::size_t b, double dt,
                                         const PeriodicShift* shift, const LoadSink& sink) {
@@ -295,6 +304,7 @@ inline ContactStageResult evaluateBlock(const Particles& p, Contact* items, std:
   const std::size_t end = std::min(nc, (b + 1) * kEnergyBlock);
   for (std::size_t k = b * kEnergyBlock; k < end; k += kLanes) {
     const std::size_t count = std::min(kLanes, end - k);
+    for (std::size_t j = k + kPrefetchAhead; j < std::min(end, k + kPrefetchAhead + kLanes); ++j) prefetchContact(items[j]);
     evaluateBatch(p, items, k, count, dt, shift, in, sink);
     for (std::size_t j = k; j < k + count; ++j) {
       sums.elastic += items[j].elastic;

@@ -26,7 +26,7 @@ inline double signum(double x) { return static_cast<double>((x > 0.0) - (x < 0.0
 // The small-angle branch on components (T = double or lanes, lanes.hpp): the quaternion of the
 // rotation phi of length `angle` > 0 with half-angle h = angle/2 < 0.02.
 template <class T>
-Q4<T> rotationQuatSmall(const V3<T>& phi, const T& angle) {
+[[gnu::always_inline]] inline Q4<T> rotationQuatSmall(const V3<T>& phi, const T& angle) {
   const T h = 0.5 * angle, h2 = h * h;
   // Horner form; the factors 1/(k (k+1)) are constants (no division per term)
   constexpr double s1 = 1.0 / 6.0, s2 = 1.0 / 20.0, s3 = 1.0 / 42.0, s4 = 1.0 / 72.0;
