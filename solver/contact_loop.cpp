@@ -222,33 +222,37 @@ inline Vec3 laneVec(const LaneOutputs<outCount>& out, std::size_t i, std::size_t
   return {out.f[i].v[j], out.f[i + 1].v[j], out.f[i + 2].v[j]};
 }
 
-// Writes lane j's results into contact c (a contact that was real at the last step).
-inline void storeLane(const Particles& p, Contact& c, const LaneOutputs<outCount>& out, std::size_t j) {
+// Writes lane j's results into contact c (a contact that was real at the last step) and returns its
+// force and torques (read from the lanes: reading them back from the record just written would
+// stall on store forwarding).
+inline ContactLoad storeLane(const Particles& p, Contact& c, const LaneOutputs<outCount>& out, std::size_t j) {
   if (out.f[outReal].v[j] == 0.0) {
     separate(c);
-    return;
+    return {Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
   }
   c.frame = Quat(out.f[outQ].v[j], out.f[outQ + 1].v[j], out.f[outQ + 2].v[j], out.f[outQ + 3].v[j]);
   c.normal = laneVec(out, outN, j);
   c.point = p.pos[c.id1] + out.f[outA1].v[j] * c.normal;  // c = x1 + a1 n (branchVectors)
   c.u = laneVec(out, outU, j);
   c.phi = laneVec(out, outPhi, j);
-  c.force = laneVec(out, outF, j);
-  c.torque1 = laneVec(out, outT1, j);
-  c.torque2 = laneVec(out, outT2, j);
+  const ContactLoad l{laneVec(out, outF, j), laneVec(out, outT1, j), laneVec(out, outT2, j)};
+  c.force = l.force;
+  c.torque1 = l.torque1;
+  c.torque2 = l.torque2;
   c.elastic = out.f[outElastic].v[j];
   c.dissipated = out.f[outDissipated].v[j];
+  return l;
 }
 
 inline bool kernelLane(const Contact& c) { return c.real != 0; }
 
 // Adds contact c's force and torques to the per-particle sums f, t (the serial path of
 // contactStage): particle 1 receives force and torque1, particle 2 -force and torque2.
-inline void addToBodies(const Contact& c, Vec3* f, Vec3* t) {
-  f[c.id1] += c.force;
-  t[c.id1] += c.torque1;
-  f[c.id2] -= c.force;
-  t[c.id2] += c.torque2;
+inline void addToBodies(const Contact& c, const ContactLoad& l, Vec3* f, Vec3* t) {
+  f[c.id1] += l.force;
+  t[c.id1] += l.torque1;
+  f[c.id2] -= l.force;
+  t[c.id2] += l.torque2;
 }
 
 // Where the contact stage puts each evaluated contact's force and torques: added to the bodies' sums
@@ -279,10 +283,20 @@ inline void evaluateBatch(const Particles& p, Contact* items, std::size_t begin,
   if (any) realContactBatch(in, dt, out);
   for (std::size_t j = 0; j < count; ++j) {
     Contact& c = items[begin + j];
-    if (kernelLane(c)) storeLane(p, c, out, j);
-    else evaluate(p, c, dt, shift);
-    if (sink.force) addToBodies(c, sink.force, sink.torque);
-    else sink.loads[begin + j] = {c.force, c.torque1, c.torque2};
+    ContactLoad l;
+    if (kernelLane(c)) {
+      l = storeLane(p, c, out, j);
+    } else {
+      evaluate(p, c, dt, shift);
+      l = {c.force, c.torque1, c.torque2};
+    }
+    // A contact that is not real holds zero force and torques; adding them would not change the
+    // sums (they start at +0, and x + (+-0) = x for any x != -0), so they are skipped.
+    if (sink.force) {
+      if (c.real) addToBodies(c, l, sink.force, sink.torque);
+    } else {
+      sink.loads[begin + j] = l;
+    }
   }
 }
 
