@@ -263,29 +263,28 @@ struct LoadSink {
   ContactLoad* loads = nullptr;
 };
 
-// A batch of kLanes consecutive contacts. Lanes holding a contact that was real at the last step go
-// through the kernel (contact_kernel.hpp) together; the others (new contacts, potential contacts that
-// were not real) through evaluate(). Which path a contact takes depends only on that contact, and a
-// lane's bits do not depend on the other lanes: the result is the same for any thread count and any
-// batch composition.
-// Evaluates contacts [begin, begin + count), count <= kLanes; `in` holds valid (possibly stale)
-// data in every lane.
-inline void evaluateBatch(const Particles& p, Contact* items, std::size_t begin, std::size_t count, double dt,
-                          const PeriodicShift* shift, LaneInputs<inCount>& in, const LoadSink& sink) {
+// A window of consecutive contacts [begin, stop) holding up to kLanes contacts that were real at
+// the last step: those go through the kernel (contact_kernel.hpp) together, one per lane in contact
+// order; the others (new contacts, potential contacts that were not real: about half of them) through
+// evaluate(). The window grows until the lanes are full, so the kernel runs on full batches. Results
+// are then stored and handed to the sink in contact order. Which path a contact takes depends only on
+// that contact, and a lane's bits do not depend on the other lanes: the result is the same for any
+// thread count and any batch composition.
+// Evaluates contacts from begin up to at most end and returns where the window stopped; `in` holds
+// valid (possibly stale) data in every lane.
+inline std::size_t evaluateWindow(const Particles& p, Contact* items, std::size_t begin, std::size_t end, double dt,
+                                  const PeriodicShift* shift, LaneInputs<inCount>& in, const LoadSink& sink) {
   LaneOutputs<outCount> out;
-  bool any = false;
-  for (std::size_t j = 0; j < count; ++j) {
-    if (kernelLane(items[begin + j])) {
-      stageLane(p, items[begin + j], shift, in, j);
-      any = true;
-    }
-  }
-  if (any) realContactBatch(in, dt, out);
-  for (std::size_t j = 0; j < count; ++j) {
-    Contact& c = items[begin + j];
+  std::size_t stop = begin, lanes = 0;
+  for (; stop < end && lanes < kLanes; ++stop)
+    if (kernelLane(items[stop])) stageLane(p, items[stop], shift, in, lanes++);
+  if (lanes > 0) realContactBatch(in, dt, out);
+  std::size_t lane = 0;
+  for (std::size_t k = begin; k < stop; ++k) {
+    Contact& c = items[k];
     ContactLoad l;
     if (kernelLane(c)) {
-      l = storeLane(p, c, out, j);
+      l = storeLane(p, c, out, lane++);
     } else {
       evaluate(p, c, dt, shift);
       l = {c.force, c.torque1, c.torque2};
@@ -295,13 +294,15 @@ inline void evaluateBatch(const Particles& p, Contact* items, std::size_t begin,
     if (sink.force) {
       if (c.real) addToBodies(c, l, sink.force, sink.torque);
     } else {
-      sink.loads[begin + j] = l;
+      sink.loads[k] = l;
     }
   }
+  return stop;
 }
 
-// How many contacts ahead of the batch being evaluated their records are fetched into cache.
-constexpr std::size_t kPrefetchAhead = 16;
+// How many contacts ahead of the window being evaluated their records are fetched into cache (a
+// window spans about 2 kLanes contacts).
+constexpr std::size_t kPrefetchAhead = 4 * kLanes;
 
 // Requests the cache lines of contact c's record.
 inline void prefetchContact(const Contact& c) {
@@ -309,20 +310,22 @@ inline void prefetchContact(const Contact& c) {
   for (std::size_t o = 0; o < sizeof(Contact); o += 64) __builtin_prefetch(b + o, 1);
 }
 
-// Evaluates the contacts of block b and returns their energy sums (in contact order).
+// Evaluates the contacts of block b and returns their energy sums (in contact order). Windows never
+// straddle blocks, so the batches are the same for any thread count.
 inline ContactStageResult evaluateBlock(const Particles& p, Contact* items, std::size_t nc, std::size_t b, double dt,
                                         const PeriodicShift* shift, const LoadSink& sink) {
   LaneInputs<inCount> in;
   for (std::size_t j = 0; j < kLanes; ++j) stageIdleLane(in, j);
   ContactStageResult sums;
   const std::size_t end = std::min(nc, (b + 1) * kEnergyBlock);
-  for (std::size_t k = b * kEnergyBlock; k < end; k += kLanes) {
-    const std::size_t count = std::min(kLanes, end - k);
-    for (std::size_t j = k + kPrefetchAhead; j < std::min(end, k + kPrefetchAhead + kLanes); ++j) prefetchContact(items[j]);
-    evaluateBatch(p, items, k, count, dt, shift, in, sink);
-    for (std::size_t j = k; j < k + count; ++j) {
-      sums.elastic += items[j].elastic;
-      sums.dissipated += items[j].dissipated;
+  std::size_t fetched = b * kEnergyBlock;
+  for (std::size_t k = b * kEnergyBlock; k < end;) {
+    for (const std::size_t ahead = std::min(end, k + kPrefetchAhead); fetched < ahead; ++fetched)
+      prefetchContact(items[fetched]);
+    const std::size_t stop = evaluateWindow(p, items, k, end, dt, shift, in, sink);
+    for (; k < stop; ++k) {
+      sums.elastic += items[k].elastic;
+      sums.dissipated += items[k].dissipated;
     }
   }
   return sums;
@@ -332,7 +335,6 @@ inline ContactStageResult evaluateBlock(const Particles& p, Contact* items, std:
 
 ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
                                 const PeriodicShift* shift) {
-  static_assert(kEnergyBlock % kLanes == 0, "batches must not straddle blocks (same bits for any thread count)");
   const std::size_t nc = contacts.size(), n = p.size();
   const std::size_t nBlocks = (nc + kEnergyBlock - 1) / kEnergyBlock;
   scratch.blocks.assign(nBlocks, ContactStageResult{});
