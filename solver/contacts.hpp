@@ -19,6 +19,10 @@ namespace dem {
 
 enum class ContactType : std::uint8_t { SphereSphere = 0, SphereWall = 1 };
 
+// The frame without Eigen's 32-byte alignment, so that no padding is needed in front of it: the
+// contact loop streams through every record each step and its speed follows their size.
+using PackedQuat = Eigen::Quaternion<double, Eigen::DontAlign>;
+
 struct Contact {
   std::uint32_t id1 = 0, id2 = 0;  // sphere-sphere: id1 < id2; sphere-wall: id1 = sphere, id2 = wall
   ContactType type = ContactType::SphereSphere;
@@ -26,12 +30,9 @@ struct Contact {
   double elastic = 0.0;            // energy stored in the springs at t_n
   double dissipated = 0.0;         // work dissipated by Coulomb sliding during this step
   ContactPhysics phys;             // kn, ks, tan(phi): created once with the contact
-  // Periodic cell (solver/periodic_collider.hpp): particle 2 takes part through its image shifted by
-  // H cellDist (Yade's Interaction.cellDist); zero in aperiodic scenes.
-  Eigen::Vector3i cellDist = Eigen::Vector3i::Zero();
 
   // History in local contact coordinates (seed "Local contact coordinates"); valid while real.
-  Quat frame = Quat::Identity();   // local -> global rotation; its local x axis is the normal
+  PackedQuat frame = PackedQuat::Identity();  // local -> global rotation; its local x axis is the normal
   Vec3 normal = Vec3::Zero();      // n (global), from particle 1 towards particle 2
   Vec3 point = Vec3::Zero();       // contact point c (middle of the overlap zone)
   Vec3 u = Vec3::Zero();           // (u_N, u_T,y, u_T,z), local coordinates
@@ -41,6 +42,10 @@ struct Contact {
   Vec3 force = Vec3::Zero();       // force on particle 1 (global); particle 2 receives -force
   Vec3 torque1 = Vec3::Zero();     // torque on particle 1, arm c - x1
   Vec3 torque2 = Vec3::Zero();     // torque on particle 2, arm c - x2
+
+  // Periodic cell (solver/periodic_collider.hpp): particle 2 takes part through its image shifted by
+  // H cellDist (Yade's Interaction.cellDist); zero in aperiodic scenes.
+  Eigen::Vector3i cellDist = Eigen::Vector3i::Zero();
 };
 
 inline std::uint64_t pairKey(std::uint32_t a, std::uint32_t b) {
