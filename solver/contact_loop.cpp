@@ -304,16 +304,20 @@ inline std::size_t evaluateWindow(const Particles& p, Contact* items, std::size_
 // window spans about 2 kLanes contacts).
 constexpr std::size_t kPrefetchAhead = 4 * kLanes;
 
-// Requests the cache lines of contact c's record.
-inline void prefetchContact(const Contact& c) {
+// Requests the cache lines of contact c's record: all of them (whole = true) or the first one (ids,
+// `real`: all that a contact that is not real reads).
+inline void prefetchContact(const Contact& c, bool whole) {
   const char* b = reinterpret_cast<const char*>(&c);
-  for (std::size_t o = 0; o < sizeof(Contact); o += 64) __builtin_prefetch(b + o, 1);
+  __builtin_prefetch(b, 1);
+  if (whole)
+    for (std::size_t o = 64; o < sizeof(Contact); o += 64) __builtin_prefetch(b + o, 1);
 }
 
 // Evaluates the contacts of block b and returns their energy sums (in contact order). Windows never
 // straddle blocks, so the batches are the same for any thread count.
-inline ContactStageResult evaluateBlock(const Particles& p, Contact* items, std::size_t nc, std::size_t b, double dt,
-                                        const PeriodicShift* shift, const LoadSink& sink) {
+// Contacts before realEnd (ContactStore::realEnd) are fetched whole, the others by their first line.
+inline ContactStageResult evaluateBlock(const Particles& p, Contact* items, std::size_t nc, std::size_t realEnd,
+                                        std::size_t b, double dt, const PeriodicShift* shift, const LoadSink& sink) {
   LaneInputs<inCount> in;
   for (std::size_t j = 0; j < kLanes; ++j) stageIdleLane(in, j);
   ContactStageResult sums;
@@ -321,7 +325,7 @@ inline ContactStageResult evaluateBlock(const Particles& p, Contact* items, std:
   std::size_t fetched = b * kEnergyBlock;
   for (std::size_t k = b * kEnergyBlock; k < end;) {
     for (const std::size_t ahead = std::min(end, k + kPrefetchAhead); fetched < ahead; ++fetched)
-      prefetchContact(items[fetched]);
+      prefetchContact(items[fetched], fetched < realEnd);
     const std::size_t stop = evaluateWindow(p, items, k, end, dt, shift, in, sink);
     for (; k < stop; ++k) {
       sums.elastic += items[k].elastic;
@@ -339,6 +343,7 @@ ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt,
   const std::size_t nBlocks = (nc + kEnergyBlock - 1) / kEnergyBlock;
   scratch.blocks.assign(nBlocks, ContactStageResult{});
   Contact* items = contacts.items.data();
+  const std::size_t realEnd = contacts.realEnd();
 #ifdef _OPENMP
   const bool parallel = nc > kParallelThreshold && omp_get_max_threads() > 1;
 #else
@@ -353,7 +358,7 @@ ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt,
     scratch.force.assign(n, Vec3::Zero());
     scratch.torque.assign(n, Vec3::Zero());
     const LoadSink sink{scratch.force.data(), scratch.torque.data(), nullptr};
-    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock(p, items, nc, b, dt, shift, sink);
+    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock(p, items, nc, realEnd, b, dt, shift, sink);
     for (std::size_t i = 0; i < n; ++i) {
       p.force[i] += scratch.force[i];
       p.torque[i] += scratch.torque[i];
@@ -361,8 +366,9 @@ ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt,
   } else {
     scratch.loads.resize(nc);
     const LoadSink sink{nullptr, nullptr, scratch.loads.data()};
-#pragma omp parallel for schedule(static)
-    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock(p, items, nc, b, dt, shift, sink);
+    // Blocks dealt round-robin: the real contacts, which cost the most, lie in front (partitionReal).
+#pragma omp parallel for schedule(static, 1)
+    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock(p, items, nc, realEnd, b, dt, shift, sink);
 
     // Force gather: each particle sums its own contacts in increasing contact index (from the
     // compact copies: 72 bytes per contact instead of the whole record).

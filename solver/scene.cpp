@@ -84,11 +84,11 @@ void Scene::validate() {
 }
 
 // The collider of the scene's space (periodic with a cell); it skips the run when it is up to date.
+// After a run the real contacts are moved in front of the others (ContactStore::partitionReal).
 void Scene::updateCollider() {
-  if (cell)
-    periodicCollider.update(particles, *cell, materials, contacts);
-  else
-    collider.update(particles, materials, contacts);
+  const bool ran = cell ? periodicCollider.update(particles, *cell, materials, contacts)
+                        : collider.update(particles, materials, contacts);
+  if (ran) contacts.partitionReal();
 }
 
 // dt := safety * (global-stiffness estimate) with the contacts present at t_n: the collider runs
