@@ -287,7 +287,9 @@ inline std::size_t evaluateWindow(const Particles& p, Contact* items, std::size_
       l = storeLane(p, c, out, lane++);
     } else {
       evaluate(p, c, dt, shift);
-      l = {c.force, c.torque1, c.torque2};
+      // (a contact that is not real holds zeros: its last cache lines are not read)
+      if (c.real) l = {c.force, c.torque1, c.torque2};
+      else l = {Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
     }
     // A contact that is not real holds zero force and torques; adding them would not change the
     // sums (they start at +0, and x + (+-0) = x for any x != -0), so they are skipped.
