@@ -20,14 +20,18 @@ namespace dem {
 
 enum class ContactType : std::uint8_t { SphereSphere = 0, SphereWall = 1 };
 
-// The frame without Eigen's 32-byte alignment, so that no padding is needed in front of it: the
-// contact loop streams through every record each step and its speed follows their size.
+// The frame without Eigen's 32-byte alignment (no padding in the record).
 using PackedQuat = Eigen::Quaternion<double, Eigen::DontAlign>;
 
+// Layout (264 bytes): the contact loop streams through the records every step, so they hold no
+// padding, and the first 64 bytes (ids to phys) are all that a contact that is not real reads.
 struct Contact {
   std::uint32_t id1 = 0, id2 = 0;  // sphere-sphere: id1 < id2; sphere-wall: id1 = sphere, id2 = wall
   ContactType type = ContactType::SphereSphere;
   std::uint8_t real = 0;           // 1 while the bodies overlap (u_N < 0)
+  // Periodic cell (solver/periodic_collider.hpp): particle 2 takes part through its image shifted by
+  // H cellDist (Yade's Interaction.cellDist); zero in aperiodic scenes.
+  Eigen::Vector3i cellDist = Eigen::Vector3i::Zero();
   double elastic = 0.0;            // energy stored in the springs at t_n
   double dissipated = 0.0;         // work dissipated by Coulomb sliding during this step
   ContactPhysics phys;             // kn, ks, tan(phi): created once with the contact
@@ -43,10 +47,6 @@ struct Contact {
   Vec3 force = Vec3::Zero();       // force on particle 1 (global); particle 2 receives -force
   Vec3 torque1 = Vec3::Zero();     // torque on particle 1, arm c - x1
   Vec3 torque2 = Vec3::Zero();     // torque on particle 2, arm c - x2
-
-  // Periodic cell (solver/periodic_collider.hpp): particle 2 takes part through its image shifted by
-  // H cellDist (Yade's Interaction.cellDist); zero in aperiodic scenes.
-  Eigen::Vector3i cellDist = Eigen::Vector3i::Zero();
 };
 
 inline std::uint64_t pairKey(std::uint32_t a, std::uint32_t b) {
