@@ -255,8 +255,8 @@ inline void integrateFreeSphere(Particles& p, std::size_t i, const Vec3& gravity
 // on each (element-wise lane arithmetic), their terms added in particle order.
 inline void integrateFreeSpheres(Particles& p, std::size_t i0, const Vec3& gravity, double dt, double lambda,
                                  IntegratorScratch::Sums& sums) {
-  const auto lanes = [&](auto get) { return Lanes([&](auto j) { return get(i0 + j); }); };
-  const auto lanes3 = [&](const std::vector<Vec3>& a) {
+  const auto lanes = [&](auto get) __attribute__((always_inline)) { return Lanes([&](auto j) { return get(i0 + j); }); };
+  const auto lanes3 = [&](const std::vector<Vec3>& a) __attribute__((always_inline)) {
     return V3<Lanes>{lanes([&](std::size_t i) { return a[i][0]; }), lanes([&](std::size_t i) { return a[i][1]; }),
                      lanes([&](std::size_t i) { return a[i][2]; })};
   };
