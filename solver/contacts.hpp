@@ -12,7 +12,6 @@
 #include "math.hpp"
 
 #include <cstdint>
-#include <cstddef>
 #include <unordered_map>
 #include <vector>
 

@@ -8,31 +8,17 @@
 #include "solver/builders.hpp"
 #include "solver/contact_loop.hpp"
 #include "solver/lanes.hpp"
+#include "unit/same_bits.hpp"
 
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <vector>
 
 using namespace dem;
 
-namespace {
-
-template <class T>
-bool same(const T& a, const T& b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
-
-bool sameResult(const Contact& a, const Contact& b) {
-  return a.id1 == b.id1 && a.id2 == b.id2 && a.real == b.real && same(a.frame.coeffs(), b.frame.coeffs()) &&
-         same(a.normal, b.normal) && same(a.point, b.point) && same(a.u, b.u) && same(a.phi, b.phi) &&
-         same(a.force, b.force) && same(a.torque1, b.torque1) && same(a.torque2, b.torque2) &&
-         same(a.elastic, b.elastic) && same(a.dissipated, b.dissipated);
-}
-
-}  // namespace
+using dem::test::sameContact;
 
 BOOST_AUTO_TEST_SUITE(contact_batches)
 
@@ -60,7 +46,7 @@ BOOST_AUTO_TEST_CASE(result_does_not_depend_on_the_batch) {
   const std::size_t n = forward.size();
   for (std::size_t k = 0; k < n; ++k) {
     const Contact &a = forward.items[k], &b = reversed.items[n - 1 - k];
-    if (!sameResult(a, b)) ++differing;
+    if (!sameContact(a, b)) ++differing;
     if (a.real) ++kernelLanes;
   }
   BOOST_TEST(kernelLanes > 100u);

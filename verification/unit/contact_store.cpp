@@ -3,33 +3,17 @@
 // Afterwards the real contacts come first and end at realEnd(), the set of pairs and every record
 // are unchanged, the pair map gives each pair's new index, and a second call moves nothing.
 #include "solver/builders.hpp"
+#include "unit/same_bits.hpp"
 
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 using namespace dem;
 
-namespace {
-
-template <class T>
-bool same(const T& a, const T& b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
-
-// Field by field (the records' padding bytes are not copied with them).
-bool sameRecord(const Contact& a, const Contact& b) {
-  return a.id1 == b.id1 && a.id2 == b.id2 && a.type == b.type && a.real == b.real && same(a.elastic, b.elastic) &&
-         same(a.dissipated, b.dissipated) && same(a.phys.kn, b.phys.kn) && same(a.phys.ks, b.phys.ks) &&
-         same(a.phys.tanPhi, b.phys.tanPhi) && same(a.frame.coeffs(), b.frame.coeffs()) && same(a.normal, b.normal) &&
-         same(a.point, b.point) && same(a.u, b.u) && same(a.phi, b.phi) && same(a.force, b.force) &&
-         same(a.torque1, b.torque1) && same(a.torque2, b.torque2) && same(a.cellDist, b.cellDist);
-}
-
-}  // namespace
+using dem::test::sameContact;
 
 BOOST_AUTO_TEST_SUITE(contact_store)
 
@@ -55,7 +39,7 @@ BOOST_AUTO_TEST_CASE(partition_puts_real_contacts_first) {
     const Contact& c = store.items[k];
     if ((k < real) != (c.real != 0)) ++misplaced;
     if (store.find(c.id1, c.id2) != static_cast<std::int64_t>(k)) ++wrongIndex;
-    if (std::find_if(before.begin(), before.end(), [&](const Contact& b) { return sameRecord(b, c); }) == before.end())
+    if (std::find_if(before.begin(), before.end(), [&](const Contact& b) { return sameContact(b, c); }) == before.end())
       ++lost;
   }
   BOOST_TEST(misplaced == 0u);
@@ -65,7 +49,7 @@ BOOST_AUTO_TEST_CASE(partition_puts_real_contacts_first) {
 
   const std::vector<Contact> once = store.items;
   store.partitionReal();
-  BOOST_TEST(std::equal(once.begin(), once.end(), store.items.begin(), sameRecord));
+  BOOST_TEST(std::equal(once.begin(), once.end(), store.items.begin(), sameContact));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
