@@ -46,30 +46,31 @@ inline void storeResult(Contact& c, const ContactGeom& g, const CundallResult& r
 }
 
 // Particle 2's position and mid-step velocity as they enter contact c (its periodic image if any).
-inline void secondBody(const Particles& p, const Contact& c, const PeriodicShift* shift, Vec3& x2, Vec3& v2) {
-  x2 = p.pos[c.id2];
-  v2 = p.vel[c.id2];
-  if (shift && !c.cellDist.isZero()) {
-    const Vec3 k = c.cellDist.cast<double>();
-    x2 += shift->H * k;
-    v2 += shift->vel * k;
-  }
+inline Vec3 secondPosition(const Particles& p, const Contact& c, const PeriodicShift* shift) {
+  if (shift && !c.cellDist.isZero()) return p.pos[c.id2] + shift->H * c.cellDist.cast<double>();
+  return p.pos[c.id2];
+}
+inline Vec3 secondVelocity(const Particles& p, const Contact& c, const PeriodicShift* shift) {
+  if (shift && !c.cellDist.isZero()) return p.vel[c.id2] + shift->vel * c.cellDist.cast<double>();
+  return p.vel[c.id2];
 }
 
-// Geometry + law for one contact at t_n; a contact whose bodies do not overlap gives no force.
+// A contact whose bodies do not overlap at t_n: no force (a real one separates).
+inline void apart(Contact& c) {
+  if (c.real) separate(c);
+  else if (c.dissipated != 0.0) c.dissipated = 0.0;  // the separation's release was booked last step
+}
+
+// Geometry + law for one contact at t_n; a contact whose bodies do not overlap gives no force (the
+// velocities are read only for bodies that overlap).
 inline void evaluate(const Particles& p, Contact& c, double dt, const PeriodicShift* shift) {
   const std::uint32_t i1 = c.id1, i2 = c.id2;
   SpherePair s;
-  Vec3 x2, v2;
-  secondBody(p, c, shift, x2, v2);
+  const Vec3 x2 = secondPosition(p, c, shift);
   switch (c.type) {  // dispatch on the shape pair
     case ContactType::SphereSphere: {
       const double rs = p.radius[i1] + p.radius[i2];
-      if (!((x2 - p.pos[i1]).squaredNorm() < rs * rs)) {  // quick exit: no overlap
-        if (c.real) separate(c);
-        else if (c.dissipated != 0.0) c.dissipated = 0.0;
-        return;
-      }
+      if (!((x2 - p.pos[i1]).squaredNorm() < rs * rs)) return apart(c);  // quick exit: no overlap
       s = sphereSpherePair(p.pos[i1], p.radius[i1], x2, p.radius[i2]);
       break;
     }
@@ -77,13 +78,9 @@ inline void evaluate(const Particles& p, Contact& c, double dt, const PeriodicSh
       s = sphereWallPair(p.pos[i1], p.radius[i1], p.pos[i2], p.walls[p.shapeIndex[i2]].normal);
       break;
   }
-  if (!(s.uN < 0.0)) {
-    if (c.real) separate(c);
-    else if (c.dissipated != 0.0) c.dissipated = 0.0;  // the separation's release was booked last step
-    return;
-  }
+  if (!(s.uN < 0.0)) return apart(c);
   s.v1 = p.vel[i1];
-  s.v2 = v2;
+  s.v2 = secondVelocity(p, c, shift);
   s.w1 = p.angVel[i1];
   s.w2 = p.angVel[i2];
   const bool isNew = c.real == 0;
@@ -132,8 +129,8 @@ enum Out : std::size_t { outQ = 0, outN = 4, outU = 7, outPhi = 10, outF = 13, o
 
 [[gnu::always_inline]] inline void stageLane(const Particles& p, const Contact& c, const PeriodicShift* shift, LaneInputs<inCount>& in,
                       std::size_t j) {
-  Vec3 x2, v2;
-  secondBody(p, c, shift, x2, v2);
+  Vec3 x2 = secondPosition(p, c, shift);
+  const Vec3 v2 = secondVelocity(p, c, shift);
   const bool wall = c.type == ContactType::SphereWall;
   in.at(inWall, j) = wall ? 1.0 : 0.0;
   if (wall) {
