@@ -135,6 +135,18 @@ bool Collider::needsRun(const Particles& p) const {
   return moved != 0;
 }
 
+bool Collider::dormant(const Particles& p, const Contact& c) const {
+  const Vec3& x1 = p.pos[c.id1];
+  const Vec3& x2 = p.pos[c.id2];
+  const double gap = c.type == ContactType::SphereWall
+                         ? (x1 - x2).dot(p.walls[p.shapeIndex[c.id2]].normal) - p.radius[c.id1]
+                         : (x2 - x1).norm() - (p.radius[c.id1] + p.radius[c.id2]);
+  // Round-off of the gap and of needsRun's distance test, with a wide factor of safety.
+  const double margin = 1e-9 * (2.0 * dL_ + p.radius[c.id1] + p.radius[c.id2]) +
+                        1e-14 * (x1.cwiseAbs().maxCoeff() + x2.cwiseAbs().maxCoeff());
+  return gap > 2.0 * dL_ + margin;
+}
+
 void Collider::computeBoxes(const Particles& p) {
   const std::size_t n = p.size();
   lo_.resize(n);

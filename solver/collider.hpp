@@ -23,6 +23,9 @@
 // positions, seed eq. (eq-verlet-trigger)): until then no two bodies can have approached by more
 // than 2 dL, so no pair outside the list can touch, and contacts that are real stay in the list.
 // Pairs of two walls never form contacts.
+// For the same reason a potential contact whose gap exceeds 2 dL at a run cannot touch before the
+// next run (gap = |x2 - x1| - (r1 + r2), sphere-wall (x1 - p).n_wall - r1): the scene marks such
+// contacts dormant and the contact loop skips them until then (Collider::dormant).
 
 #include "contacts.hpp"
 #include "materials.hpp"
@@ -44,6 +47,10 @@ class Collider {
   bool update(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts);
 
   bool needsRun(const Particles& p) const;
+  // Whether contact c cannot become real before the next run (asked right after a run, for the
+  // contact loop to skip it; ContactStore::partition): its gap now exceeds 2 dL by more than
+  // round-off, and until the next run no body moves farther than dL from where it is now.
+  bool dormant(const Particles& p, const Contact& c) const;
   double sweepLength() const { return dL_; }
   std::uint64_t runs() const { return runs_; }
   // Positions at the last run (the boxes were built from them).

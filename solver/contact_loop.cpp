@@ -338,7 +338,9 @@ inline ContactStageResult evaluateBlock(const Particles& p, Contact* items, std:
 
 ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
                                 const PeriodicShift* shift) {
-  const std::size_t nc = contacts.size(), n = p.size();
+  // Dormant contacts (from activeEnd on: ContactStore::partition) cannot touch before the collider's
+  // next run; they hold no force, no energy and no history and are not visited.
+  const std::size_t nc = contacts.activeEnd(), n = p.size();
   const std::size_t nBlocks = (nc + kEnergyBlock - 1) / kEnergyBlock;
   scratch.blocks.assign(nBlocks, ContactStageResult{});
   Contact* items = contacts.items.data();
@@ -380,7 +382,7 @@ ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt,
       // A contact that is not real holds zero force and torques (created so, and zeroed by
       // separate()), so every entry is added without a branch on `real`. The second body
       // receives -force (negation is exact).
-      for (std::uint32_t e = off[i]; e < off[i + 1]; ++e) {
+      for (std::uint32_t e = off[i]; e < off[i + 1] && (ent[e] >> 1) < nc; ++e) {  // (dormant ones last)
         const ContactLoad& c = scratch.loads[ent[e] >> 1];
         const bool second = (ent[e] & 1u) != 0;
         f += (second ? -1.0 : 1.0) * c.force;

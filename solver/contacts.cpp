@@ -25,18 +25,4 @@ void ContactStore::place(std::size_t index) {
   index_[pairKey(items[index].id1, items[index].id2)] = static_cast<std::uint32_t>(index);
 }
 
-void ContactStore::partitionReal() {
-  std::size_t front = 0, back = items.size();
-  while (true) {
-    while (front < back && items[front].real) ++front;
-    while (front < back && !items[back - 1].real) --back;
-    if (front >= back) break;
-    std::swap(items[front], items[back - 1]);
-    place(front);
-    place(back - 1);
-    adjacencyValid_ = false;
-  }
-  realEnd_ = front;
-}
-
 }  // namespace dem

@@ -67,6 +67,7 @@ class ContactStore {
     index_.emplace(pairKey(c.id1, c.id2), static_cast<std::uint32_t>(items.size()));
     items.push_back(c);
     adjacencyValid_ = false;
+    activeEnd_ = SIZE_MAX;
   }
   // Removes the contact at `index` (the last one takes its place).
   void remove(std::size_t index) {
@@ -77,11 +78,13 @@ class ContactStore {
     }
     items.pop_back();
     adjacencyValid_ = false;
+    activeEnd_ = SIZE_MAX;
   }
   void clear() {
     items.clear();
     index_.clear();
     realEnd_ = SIZE_MAX;
+    activeEnd_ = SIZE_MAX;
     adjacencyValid_ = false;
   }
   // Moves the contacts that are real in front of those that are not (swapping pairs that are out of
@@ -89,10 +92,25 @@ class ContactStore {
   // whole record only for real contacts and the first cache line of the others (about half of the
   // potential contacts in a dense bed): kept apart, the others' records are not streamed through
   // the cache. Called after each collider run; the order depends only on the previous order.
-  void partitionReal();
-  // The end of the real contacts at the last partitionReal() (contacts formed or separated since
-  // are on either side); the whole list before the first partition.
+  void partitionReal() { partition([](const Contact&) { return false; }); }
+  // The same, and then the contacts that are not real are split in two: first those that may touch
+  // before the collider's next run, then the dormant ones (dormant(c) true; only contacts that are
+  // not real are asked), which cannot: the contact loop skips them until the next partition. A
+  // dormant contact holds no force and no history; its `dissipated` is zeroed here (a separation's
+  // release was booked at the step it happened, and the loop would zero it at the next).
+  template <class Dormant>
+  void partition(Dormant&& dormant) {
+    const std::size_t real = partitionBy(0, [](const Contact& c) { return c.real != 0; });
+    realEnd_ = real;
+    activeEnd_ = partitionBy(real, [&](const Contact& c) { return !dormant(c); });
+    for (std::size_t k = activeEnd_; k < items.size(); ++k) items[k].dissipated = 0.0;
+  }
+  // The end of the real contacts at the last partition (contacts formed or separated since are on
+  // either side); the whole list before the first partition.
   std::size_t realEnd() const { return realEnd_ < items.size() ? realEnd_ : items.size(); }
+  // The end of the contacts that are not dormant: those from here on cannot touch before the
+  // collider's next run. The whole list when the set changed since the last partition.
+  std::size_t activeEnd() const { return activeEnd_ < items.size() ? activeEnd_ : items.size(); }
   std::size_t countReal() const {
     std::size_t n = 0;
     for (const auto& c : items) n += c.real;
@@ -110,8 +128,23 @@ class ContactStore {
   std::vector<std::uint32_t> adjOffset_, adjEntry_;
   bool adjacencyValid_ = false;
   std::size_t adjParticles_ = 0;
-  std::size_t realEnd_ = SIZE_MAX;
+  std::size_t realEnd_ = SIZE_MAX, activeEnd_ = SIZE_MAX;
   void place(std::size_t index);
+  // Moves the contacts from `from` on that satisfy `first` in front of the others (swapping pairs
+  // out of place, the pair map following) and returns where they end.
+  template <class First>
+  std::size_t partitionBy(std::size_t from, First&& first) {
+    std::size_t front = from, back = items.size();
+    while (true) {
+      while (front < back && first(items[front])) ++front;
+      while (front < back && !first(items[back - 1])) --back;
+      if (front >= back) return front;
+      std::swap(items[front], items[back - 1]);
+      place(front);
+      place(back - 1);
+      adjacencyValid_ = false;
+    }
+  }
 };
 
 }  // namespace dem

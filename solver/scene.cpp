@@ -84,11 +84,15 @@ void Scene::validate() {
 }
 
 // The collider of the scene's space (periodic with a cell); it skips the run when it is up to date.
-// After a run the real contacts are moved in front of the others (ContactStore::partitionReal).
+// After a run the real contacts are moved in front of the others, and (aperiodic) the contacts that
+// cannot touch before the next run behind all (ContactStore::partition, Collider::dormant). In a
+// cell the images move with H as well: no contact is set dormant there.
 void Scene::updateCollider() {
-  const bool ran = cell ? periodicCollider.update(particles, *cell, materials, contacts)
-                        : collider.update(particles, materials, contacts);
-  if (ran) contacts.partitionReal();
+  if (cell) {
+    if (periodicCollider.update(particles, *cell, materials, contacts)) contacts.partitionReal();
+  } else if (collider.update(particles, materials, contacts)) {
+    contacts.partition([&](const Contact& c) { return collider.dormant(particles, c); });
+  }
 }
 
 // dt := safety * (global-stiffness estimate) with the contacts present at t_n: the collider runs

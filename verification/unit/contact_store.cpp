@@ -2,6 +2,9 @@
 // contact loop streams the records of real contacts only. Reference: the store before the call.
 // Afterwards the real contacts come first and end at realEnd(), the set of pairs and every record
 // are unchanged, the pair map gives each pair's new index, and a second call moves nothing.
+// Dormant contacts (ContactStore::partition with Collider::dormant), which the contact loop skips
+// until the collider's next run: reference, the bodies' gap computed directly at every step of a
+// stirred pour. None of them may overlap before that run, and they must hold no force.
 #include "solver/builders.hpp"
 #include "unit/same_bits.hpp"
 
@@ -50,6 +53,38 @@ BOOST_AUTO_TEST_CASE(partition_puts_real_contacts_first) {
   const std::vector<Contact> once = store.items;
   store.partitionReal();
   BOOST_TEST(std::equal(once.begin(), once.end(), store.items.begin(), sameContact));
+}
+
+BOOST_AUTO_TEST_CASE(dormant_contacts_never_touch_before_the_next_collider_run) {
+  DepositionSpec spec;
+  spec.n = 400;
+  spec.speed = 0.3;
+  Scene s = depositionScene(spec);
+  s.run(500);
+  const Particles& p = s.particles;
+  std::size_t checked = 0, overlapping = 0, notClean = 0, partitions = 0, steps = 0;
+  for (; steps < 3000; ++steps) {
+    // The positions the next step's contact loop reads, when its collider does not run first.
+    if (!s.collider.needsRun(p)) {
+      for (std::size_t k = s.contacts.activeEnd(); k < s.contacts.size(); ++k) {
+        const Contact& c = s.contacts.items[k];
+        const double gap = c.type == ContactType::SphereWall
+                               ? (p.pos[c.id1] - p.pos[c.id2]).dot(p.walls[p.shapeIndex[c.id2]].normal) - p.radius[c.id1]
+                               : (p.pos[c.id2] - p.pos[c.id1]).norm() - (p.radius[c.id1] + p.radius[c.id2]);
+        ++checked;
+        if (!(gap > 0.0)) ++overlapping;
+        if (c.real || c.dissipated != 0.0 || c.elastic != 0.0 || !c.force.isZero(0.0)) ++notClean;
+      }
+    }
+    const std::uint64_t runs = s.collider.runs();
+    s.step();
+    if (s.collider.runs() != runs) ++partitions;
+  }
+  BOOST_TEST_MESSAGE("dormant contact-steps checked: " << checked << " over " << partitions << " collider runs");
+  BOOST_TEST(partitions > 10u);  // the pour moves: the dormant set is rebuilt many times
+  BOOST_TEST(checked > 50u * steps);
+  BOOST_TEST(overlapping == 0u);
+  BOOST_TEST(notClean == 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
