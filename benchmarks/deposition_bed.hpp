@@ -120,7 +120,7 @@ inline Scene mirroredTile(const Scene& tile, int axis) {
     p.ori[i] = Quat(M * p.ori[i].toRotationMatrix() * M).normalized();
   }
   const std::uint32_t lo = axis == 0 ? 1 : 3, hi = lo + 1;
-  std::vector<Contact> items = s.contacts.items;
+  std::vector<Contact> items = s.contacts.values();
   s.contacts.clear();
   for (Contact c : items) {
     if (c.id2 == lo) c.id2 = hi;
@@ -180,7 +180,7 @@ inline Scene tiledBed(const Scene& tile, std::size_t kx, std::size_t ky) {
       const std::uint32_t wallId[kWalls] = {0, ix == 0 ? 1u : kNone, ix + 1 == kx ? 2u : kNone,
                                             iy == 0 ? 3u : kNone, iy + 1 == ky ? 4u : kNone};
       const auto map = [&](std::uint32_t id) { return id < kWalls ? wallId[id] : base + (id - kWalls); };
-      for (const Contact& c : src.contacts.items) {
+      for (const Contact& c : src.contacts.records()) {
         Contact d = c;
         d.id1 = map(c.id1);
         d.id2 = map(c.id2);

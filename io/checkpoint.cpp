@@ -195,8 +195,8 @@ Particles readParticles(Reader& r) {
 }
 
 void writeContacts(Writer& w, const ContactStore& cs) {
-  w.size(cs.items.size());
-  for (const Contact& c : cs.items) {
+  w.size(cs.size());
+  for (const Contact& c : cs.records()) {
     w.pod(c.id1);
     w.pod(c.id2);
     w.pod(static_cast<std::uint8_t>(c.type));

@@ -132,7 +132,8 @@ std::string particlesVtu(const Scene& scene) {
 std::string contactsVtu(const Scene& scene) {
   const Particles& p = scene.particles;
   std::vector<std::size_t> ids;
-  const auto& items = scene.contacts.items;
+  std::vector<Contact> items;
+  for (const Contact& c : scene.contacts.records()) items.push_back(c);
   for (std::size_t k = 0; k < items.size(); ++k)
     if (items[k].real) ids.push_back(k);
   std::vector<Vec3> pts;

@@ -119,8 +119,8 @@ Scene settledBed(const DepositionSpec& spec) {
 double contactsPerSphere(const Scene& scene) {
   std::size_t spheres = 0, ends = 0;
   for (std::size_t i = 0; i < scene.particles.size(); ++i) spheres += !scene.particles.isWall(i);
-  for (const Contact& c : scene.contacts.items)
-    if (c.real) ends += c.type == ContactType::SphereSphere ? 2 : 1;
+  for (std::size_t k = 0; k < scene.contacts.size(); ++k)
+    if (scene.contacts.real(k)) ends += scene.contacts.type(k) == ContactType::SphereSphere ? 2 : 1;
   return spheres ? static_cast<double>(ends) / static_cast<double>(spheres) : 0.0;
 }
 

@@ -205,8 +205,8 @@ void Collider::fullRun(const Particles& p, const std::vector<Material>& material
   }
   // Existing entries (a body set that changed) that no longer overlap go; then sweep x for new ones.
   for (std::size_t k = contacts.size(); k-- > 0;) {
-    const Contact& c = contacts.items[k];
-    if (c.id1 >= n || c.id2 >= n || !overlap(c.id1, c.id2)) contacts.remove(k);
+    const std::uint32_t i1 = contacts.id1(k), i2 = contacts.id2(k);
+    if (i1 >= n || i2 >= n || !overlap(i1, i2)) contacts.remove(k);
   }
   const auto& L = lists_[0];
   for (std::size_t k = 0; k < L.size(); ++k) {

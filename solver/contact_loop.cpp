@@ -90,24 +90,9 @@ inline void evaluate(const Particles& p, Contact& c, double dt, const PeriodicSh
   storeResult(c, g, cundallLaw(c.phys, g.u, uPrevY, uPrevZ));
 }
 
-// Results, field by field: each field is stored from lanes with one vector store and read back per
-// lane with scalar loads.
-template <std::size_t N>
-struct LaneOutputs {
-  struct alignas(64) Field {
-    double v[kLanes];
-  };
-  Field f[N];
-  void store(std::size_t i, const Lanes& x) { x.copy_to(f[i].v, stdx::vector_aligned); }
-  void store(std::size_t i, const V3<Lanes>& x) {
-    store(i, x.x);
-    store(i + 1, x.y);
-    store(i + 2, x.z);
-  }
-};
-
-// Staged inputs, lane by lane: each lane's fields are written with scalar stores and each field is
-// read back as lanes with scalar loads (a wide load of narrow stores would stall store forwarding).
+// Body inputs of a batch, staged lane by lane: each lane's fields are written with scalar stores and
+// each field is read back as lanes with scalar loads (a wide load of narrow stores would stall store
+// forwarding). The contacts' own fields are read from the store's columns with vector loads.
 template <std::size_t N>
 struct LaneInputs {
   double lane[kLanes][N];
@@ -119,57 +104,81 @@ struct LaneInputs {
   }
 };
 
-// Staged inputs (index of the first component of each field).
-// Sphere-wall lanes (inWall = 1) bring their normal and u_N (sphereWallPair) in inWallN, inWallUN.
-enum In : std::size_t { inD = 0, inDv = 3, inW1 = 6, inW2 = 9, inR1 = 12, inR2, inQ, inN = inQ + 4, inUy = inN + 3,
-                        inUz, inPhi, inKn = inPhi + 3, inKs, inTan, inWall, inWallN, inWallUN = inWallN + 3, inCount };
-// Results.
-enum Out : std::size_t { outQ = 0, outN = 4, outU = 7, outPhi = 10, outF = 13, outT1 = 16, outT2 = 19, outElastic = 22,
-                         outDissipated, outA1, outReal, outCount };
+// Staged inputs (index of the first component of each field). Sphere-wall lanes (inWall = 1) bring
+// their normal and u_N (sphereWallPair) in inWallN, inWallUN; inKernel = 1 marks the lanes whose
+// contact was real at the last step (the others' results are not stored).
+enum In : std::size_t { inD = 0, inDv = 3, inW1 = 6, inW2 = 9, inX1 = 12, inR1 = 15, inR2, inWall, inWallN, inWallUN = inWallN + 3,
+                        inKernel, inCount };
 
-[[gnu::always_inline]] inline void stageLane(const Particles& p, const Contact& c, const PeriodicShift* shift, LaneInputs<inCount>& in,
-                      std::size_t j) {
-  Vec3 x2 = secondPosition(p, c, shift);
-  const Vec3 v2 = secondVelocity(p, c, shift);
-  const bool wall = c.type == ContactType::SphereWall;
+// What the per-body sums and the energy sums read of a batch's results, lane by lane: each field is
+// stored from lanes with one vector store and read back per lane with scalar loads.
+enum Out : std::size_t { outF = 0, outT1 = 3, outT2 = 6, outElastic = 9, outDissipated, outReal, outCount };
+struct LaneOutputs {
+  struct alignas(64) Field {
+    double v[kLanes];
+  };
+  Field f[outCount];
+  void store(std::size_t i, const Lanes& x) { x.copy_to(f[i].v, stdx::vector_aligned); }
+  void store(std::size_t i, const V3<Lanes>& x) {
+    store(i, x.x);
+    store(i + 1, x.y);
+    store(i + 2, x.z);
+  }
+  Vec3 vec(std::size_t i, std::size_t j) const { return {f[i].v[j], f[i + 1].v[j], f[i + 2].v[j]}; }
+};
+
+// The columns of kLanes consecutive contacts from k0 (a multiple of kLanes: aligned vector loads).
+struct ColumnBatch {
+  double* const* col;  // ContactStore::column(c) for every c
+  std::size_t k0;
+  Lanes load(std::size_t c) const { return Lanes(col[c] + k0, stdx::vector_aligned); }
+  V3<Lanes> v3(std::size_t c) const { return {load(c), load(c + 1), load(c + 2)}; }
+  void store(std::size_t c, const LaneMask& m, const Lanes& x) const { where(m, x).copy_to(col[c] + k0, stdx::vector_aligned); }
+  void store(std::size_t c, const LaneMask& m, const V3<Lanes>& x) const {
+    store(c, m, x.x);
+    store(c + 1, m, x.y);
+    store(c + 2, m, x.z);
+  }
+};
+
+// Stages the bodies' inputs of contact k (ids, type and cell distance from the store) in lane j.
+[[gnu::always_inline]] inline void stageLane(const Particles& p, const ContactStore& cs, std::size_t k, const PeriodicShift* shift,
+                                             LaneInputs<inCount>& in, std::size_t j) {
+  const std::uint32_t i1 = cs.id1Data()[k], i2 = cs.id2Data()[k];
+  const bool shifted = shift && !cs.cellDistData()[k].isZero();
+  Vec3 x2 = shifted ? Vec3(p.pos[i2] + shift->H * cs.cellDistData()[k].cast<double>()) : p.pos[i2];
+  const Vec3 v2 = shifted ? Vec3(p.vel[i2] + shift->vel * cs.cellDistData()[k].cast<double>()) : p.vel[i2];
+  const bool wall = cs.typeData()[k] == ContactType::SphereWall;
   in.at(inWall, j) = wall ? 1.0 : 0.0;
   if (wall) {
-    const SpherePair s = sphereWallPair(p.pos[c.id1], p.radius[c.id1], x2, p.walls[p.shapeIndex[c.id2]].normal);
+    const SpherePair s = sphereWallPair(p.pos[i1], p.radius[i1], x2, p.walls[p.shapeIndex[i2]].normal);
     in.set(inWallN, j, s.n);
     in.at(inWallUN, j) = s.uN;
     x2 = s.x2;  // the equivalent sphere (radius 0) at the projection
   }
-  in.set(inD, j, x2 - p.pos[c.id1]);
-  in.set(inDv, j, v2 - p.vel[c.id1]);
-  in.set(inW1, j, p.angVel[c.id1]);
-  in.set(inW2, j, p.angVel[c.id2]);
-  in.at(inR1, j) = p.radius[c.id1];
-  in.at(inR2, j) = p.radius[c.id2];
-  const double q[4] = {c.frame.w(), c.frame.x(), c.frame.y(), c.frame.z()};
-  for (std::size_t a = 0; a < 4; ++a) in.at(inQ + a, j) = q[a];
-  in.set(inN, j, c.normal);
-  in.at(inUy, j) = c.u[1];
-  in.at(inUz, j) = c.u[2];
-  in.set(inPhi, j, c.phi);
-  in.at(inKn, j) = c.phys.kn;
-  in.at(inKs, j) = c.phys.ks;
-  in.at(inTan, j) = c.phys.tanPhi;
+  in.set(inX1, j, p.pos[i1]);
+  in.set(inD, j, x2 - p.pos[i1]);
+  in.set(inDv, j, v2 - p.vel[i1]);
+  in.set(inW1, j, p.angVel[i1]);
+  in.set(inW2, j, p.angVel[i2]);
+  in.at(inR1, j) = p.radius[i1];
+  in.at(inR2, j) = p.radius[i2];
+  in.at(inKernel, j) = 1.0;
 }
 
-// A lane the kernel does not use: a valid, separated state (its results are discarded).
+// A lane the kernel does not use: a valid, separated state (its results are not stored).
 inline void stageIdleLane(LaneInputs<inCount>& in, std::size_t j) {
   for (double& v : in.lane[j]) v = 0.0;
   in.at(inD, j) = 3.0;
   in.at(inR1, j) = in.at(inR2, j) = 1.0;
-  in.at(inQ, j) = 1.0;
-  in.at(inN, j) = 1.0;
-  in.at(inKn, j) = in.at(inKs, j) = 1.0;
 }
 
-// The kernel on a staged batch: the directly computed n and u_N (sphere-sphere from the centres,
-// sphere-wall as staged), history update, Cundall law, force to global axes and torques; every lane
-// computed, whether it overlaps or not.
-inline void realContactBatch(const LaneInputs<inCount>& in, double dtScalar, LaneOutputs<outCount>& out) {
+// The kernel on a batch of kLanes consecutive contacts: the directly computed n and u_N
+// (sphere-sphere from the centres, sphere-wall as staged), history update, Cundall law, force to
+// global axes and torques; every lane computed, the results stored into the columns for the lanes
+// that were real at the last step (inKernel). Those whose bodies no longer overlap separate as in
+// separate(): no force, u and phi zero, the shear spring's energy released as slip.
+inline void realContactBatch(const LaneInputs<inCount>& in, const ColumnBatch& cb, double dtScalar, LaneOutputs& out) {
   using stdx::sqrt;
   const Lanes dt(dtScalar);
   const V3<Lanes> d = in.v3(inD);
@@ -190,66 +199,78 @@ inline void realContactBatch(const LaneInputs<inCount>& in, double dtScalar, Lan
   m.dv = in.v3(inDv);
   m.w1 = in.v3(inW1);
   m.w2 = in.v3(inW2);
-  ContactHistory<Lanes> h{{in.load(inQ), in.load(inQ + 1), in.load(inQ + 2), in.load(inQ + 3)},
-                          in.v3(inN), in.load(inUy), in.load(inUz), in.v3(inPhi)};
+  ContactHistory<Lanes> h{{cb.load(col::qw), cb.load(col::qx), cb.load(col::qy), cb.load(col::qz)},
+                          cb.v3(col::nx), cb.load(col::uy), cb.load(col::uz), cb.v3(col::phix)};
   const Lanes uPrevY = h.uY, uPrevZ = h.uZ;
+  const Lanes kn = cb.load(col::kn);
+  // separate(): the release of the shear spring, |F_T|^2/(2 ks) = elastic - kn u_N^2 / 2 at the last step
+  const Lanes uPrevN = cb.load(col::ux);
+  const Lanes shearPrev = cb.load(col::elastic) - 0.5 * kn * uPrevN * uPrevN;
   updateHistory(m, h, dt);
-  const CundallOut<Lanes> r =
-      cundall(in.load(inKn), in.load(inKs), in.load(inTan), m.uN, h.uY, h.uZ, uPrevY, uPrevZ);
+  const CundallOut<Lanes> r = cundall(kn, cb.load(col::ks), cb.load(col::tanPhi), m.uN, h.uY, h.uZ, uPrevY, uPrevZ);
   const V3<Lanes> force = localToGlobal(h.frame, r.fN, r.fY, r.fZ);
   const V3<Lanes> nxF = cross(m.n, force);
-  out.store(outQ, h.frame.w);
-  out.store(outQ + 1, h.frame.x);
-  out.store(outQ + 2, h.frame.y);
-  out.store(outQ + 3, h.frame.z);
-  out.store(outN, m.n);
-  out.store(outU, {m.uN, r.uY, r.uZ});
-  out.store(outPhi, h.phi);
-  out.store(outF, force);
-  out.store(outT1, m.a1 * nxF);
-  out.store(outT2, m.a2 * nxF);
-  out.store(outElastic, r.elastic);
-  out.store(outDissipated, r.dissipated);
-  out.store(outA1, m.a1);
   // real: as in evaluate(), the sphere-sphere quick exit's test and u_N < 0
-  out.store(outReal, select((wall || dist2 < rs * rs) && m.uN < 0.0, Lanes(1.0), Lanes(0.0)));
+  const LaneMask realNow = (wall || dist2 < rs * rs) && m.uN < 0.0;
+  const LaneMask kernel = in.load(inKernel) != 0.0, touching = kernel && realNow;
+  const Lanes zero(0.0);
+  const auto ifReal = [&](const V3<Lanes>& x) { return V3<Lanes>{select(realNow, x.x, zero), select(realNow, x.y, zero),
+                                                                   select(realNow, x.z, zero)}; };
+  cb.store(col::qw, touching, h.frame.w);
+  cb.store(col::qx, touching, h.frame.x);
+  cb.store(col::qy, touching, h.frame.y);
+  cb.store(col::qz, touching, h.frame.z);
+  cb.store(col::nx, touching, m.n);
+  cb.store(col::px, touching, in.v3(inX1) + V3<Lanes>{m.a1 * m.n.x, m.a1 * m.n.y, m.a1 * m.n.z});  // c = x1 + a1 n
+  cb.store(col::ux, kernel, ifReal({m.uN, r.uY, r.uZ}));
+  cb.store(col::phix, kernel, ifReal(h.phi));
+  const V3<Lanes> f = ifReal(force), t1 = ifReal(m.a1 * nxF), t2 = ifReal(m.a2 * nxF);
+  const Lanes elastic = select(realNow, r.elastic, zero);
+  const Lanes dissipated = select(realNow, r.dissipated, select(shearPrev > 0.0, shearPrev, zero));  // max(0, shear)
+  cb.store(col::fx, kernel, f);
+  cb.store(col::t1x, kernel, t1);
+  cb.store(col::t2x, kernel, t2);
+  cb.store(col::elastic, kernel, elastic);
+  cb.store(col::dissipated, kernel, dissipated);
+  out.store(outF, f);
+  out.store(outT1, t1);
+  out.store(outT2, t2);
+  out.store(outElastic, elastic);
+  out.store(outDissipated, dissipated);
+  out.store(outReal, select(realNow, Lanes(1.0), zero));
 }
 
-inline Vec3 laneVec(const LaneOutputs<outCount>& out, std::size_t i, std::size_t j) {
-  return {out.f[i].v[j], out.f[i + 1].v[j], out.f[i + 2].v[j]};
-}
-
-// Writes lane j's results into contact c (a contact that was real at the last step) and returns its
-// force and torques (read from the lanes: reading them back from the record just written would
-// stall on store forwarding).
-inline ContactLoad storeLane(const Particles& p, Contact& c, const LaneOutputs<outCount>& out, std::size_t j) {
-  if (out.f[outReal].v[j] == 0.0) {
-    separate(c);
-    return {Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+// Contact k, not real at the last step: evaluate() on it as a value, read from and written back to
+// the store only when its bodies may overlap (the quick tests of evaluate(): most such contacts
+// stay apart, and only their `dissipated` may need zeroing).
+inline void evaluateOther(const Particles& p, ContactStore& cs, std::size_t k, double dt, const PeriodicShift* shift) {
+  const std::uint32_t i1 = cs.id1Data()[k], i2 = cs.id2Data()[k];
+  const bool shifted = shift && !cs.cellDistData()[k].isZero();
+  const Vec3 x2 = shifted ? Vec3(p.pos[i2] + shift->H * cs.cellDistData()[k].cast<double>()) : p.pos[i2];
+  bool mayTouch;
+  if (cs.typeData()[k] == ContactType::SphereSphere) {
+    const double rs = p.radius[i1] + p.radius[i2];
+    mayTouch = (x2 - p.pos[i1]).squaredNorm() < rs * rs;
+  } else {
+    mayTouch = sphereWallPair(p.pos[i1], p.radius[i1], x2, p.walls[p.shapeIndex[i2]].normal).uN < 0.0;
   }
-  c.frame = Quat(out.f[outQ].v[j], out.f[outQ + 1].v[j], out.f[outQ + 2].v[j], out.f[outQ + 3].v[j]);
-  c.normal = laneVec(out, outN, j);
-  c.point = p.pos[c.id1] + out.f[outA1].v[j] * c.normal;  // c = x1 + a1 n (branchVectors)
-  c.u = laneVec(out, outU, j);
-  c.phi = laneVec(out, outPhi, j);
-  const ContactLoad l{laneVec(out, outF, j), laneVec(out, outT1, j), laneVec(out, outT2, j)};
-  c.force = l.force;
-  c.torque1 = l.torque1;
-  c.torque2 = l.torque2;
-  c.elastic = out.f[outElastic].v[j];
-  c.dissipated = out.f[outDissipated].v[j];
-  return l;
+  if (mayTouch) {
+    Contact c = cs.get(k);
+    evaluate(p, c, dt, shift);
+    cs.set(k, c);
+  } else {
+    double& dissipated = cs.column(col::dissipated)[k];
+    if (dissipated != 0.0) dissipated = 0.0;  // apart(): the separation's release was booked last step
+  }
 }
 
-inline bool kernelLane(const Contact& c) { return c.real != 0; }
-
-// Adds contact c's force and torques to the per-particle sums f, t (the serial path of
+// Adds a contact's force and torques to the per-particle sums f, t (the serial path of
 // contactStage): particle 1 receives force and torque1, particle 2 -force and torque2.
-inline void addToBodies(const Contact& c, const ContactLoad& l, Vec3* f, Vec3* t) {
-  f[c.id1] += l.force;
-  t[c.id1] += l.torque1;
-  f[c.id2] -= l.force;
-  t[c.id2] += l.torque2;
+inline void addToBodies(std::uint32_t i1, std::uint32_t i2, const ContactLoad& l, Vec3* f, Vec3* t) {
+  f[i1] += l.force;
+  t[i1] += l.torque1;
+  f[i2] -= l.force;
+  t[i2] += l.torque2;
 }
 
 // Where the contact stage puts each evaluated contact's force and torques: added to the bodies' sums
@@ -260,77 +281,66 @@ struct LoadSink {
   ContactLoad* loads = nullptr;
 };
 
-// A window of consecutive contacts [begin, stop) holding up to kLanes contacts that were real at
-// the last step: those go through the kernel (contact_kernel.hpp) together, one per lane in contact
-// order; the others (new contacts, potential contacts that were not real: about half of them) through
-// evaluate(). The window grows until the lanes are full, so the kernel runs on full batches. Results
-// are then stored and handed to the sink in contact order. Which path a contact takes depends only on
-// that contact, and a lane's bits do not depend on the other lanes: the result is the same for any
-// thread count and any batch composition.
-// Evaluates contacts from begin up to at most end and returns where the window stopped; `in` holds
-// valid (possibly stale) data in every lane.
-inline std::size_t evaluateWindow(const Particles& p, Contact* items, std::size_t begin, std::size_t end, double dt,
-                                  const PeriodicShift* shift, LaneInputs<inCount>& in, const LoadSink& sink) {
-  LaneOutputs<outCount> out;
-  std::size_t stop = begin, lanes = 0;
-  for (; stop < end && lanes < kLanes; ++stop)
-    if (kernelLane(items[stop])) stageLane(p, items[stop], shift, in, lanes++);
-  if (lanes > 0) realContactBatch(in, dt, out);
-  std::size_t lane = 0;
-  for (std::size_t k = begin; k < stop; ++k) {
-    Contact& c = items[k];
-    ContactLoad l;
-    if (kernelLane(c)) {
-      l = storeLane(p, c, out, lane++);
+// The kLanes consecutive contacts [k0, k0 + kLanes), those before `end`: the ones that were real at
+// the last step go through the kernel together (contact_kernel.hpp, one per lane), the others
+// (new contacts, potential contacts that are not real) through evaluateOther(). Their force and
+// torques are then handed to the sink, and their energies added to `sums`, in contact order. Which
+// path a contact takes depends only on that contact, and a lane's bits do not depend on the other
+// lanes: the result is the same for any thread count and any batch composition. `in` holds valid
+// (possibly stale) data in every lane.
+inline void evaluateBatch(const Particles& p, ContactStore& cs, double* const* cols, std::size_t k0, std::size_t end, double dt,
+                          const PeriodicShift* shift, LaneInputs<inCount>& in, const LoadSink& sink, ContactStageResult& sums) {
+  std::uint8_t* real = cs.realData();
+  const std::size_t n = std::min(kLanes, end - k0);
+  bool any = false;
+  for (std::size_t j = 0; j < kLanes; ++j) {
+    if (j < n && real[k0 + j]) {
+      stageLane(p, cs, k0 + j, shift, in, j);
+      any = true;
     } else {
-      evaluate(p, c, dt, shift);
-      // (a contact that is not real holds zeros: its last cache lines are not read)
-      if (c.real) l = {c.force, c.torque1, c.torque2};
-      else l = {Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+      if (j >= n) stageIdleLane(in, j);
+      in.at(inKernel, j) = 0.0;
+    }
+  }
+  LaneOutputs out;
+  if (any) realContactBatch(in, ColumnBatch{cols, k0}, dt, out);
+  const double* elastic = cols[col::elastic];
+  const double* dissipated = cols[col::dissipated];
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::size_t k = k0 + j;
+    ContactLoad l{Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+    if (real[k]) {  // (real at the last step: a kernel lane)
+      real[k] = out.f[outReal].v[j] != 0.0;
+      if (real[k]) l = {out.vec(outF, j), out.vec(outT1, j), out.vec(outT2, j)};
+      sums.elastic += out.f[outElastic].v[j];
+      sums.dissipated += out.f[outDissipated].v[j];
+    } else {
+      evaluateOther(p, cs, k, dt, shift);
+      if (real[k]) l = {cs.vec(col::fx, k), cs.vec(col::t1x, k), cs.vec(col::t2x, k)};
+      sums.elastic += elastic[k];
+      sums.dissipated += dissipated[k];
     }
     // A contact that is not real holds zero force and torques; adding them would not change the
     // sums (they start at +0, and x + (+-0) = x for any x != -0), so they are skipped.
     if (sink.force) {
-      if (c.real) addToBodies(c, l, sink.force, sink.torque);
+      if (real[k]) addToBodies(cs.id1Data()[k], cs.id2Data()[k], l, sink.force, sink.torque);
     } else {
       sink.loads[k] = l;
     }
   }
-  return stop;
 }
 
-// How many contacts ahead of the window being evaluated their records are fetched into cache (a
-// window spans about 2 kLanes contacts).
-constexpr std::size_t kPrefetchAhead = 4 * kLanes;
-
-// Requests the cache lines of contact c's record: all of them (whole = true) or the first one (ids,
-// `real`: all that a contact that is not real reads).
-inline void prefetchContact(const Contact& c, bool whole) {
-  const char* b = reinterpret_cast<const char*>(&c);
-  __builtin_prefetch(b, 1);
-  if (whole)
-    for (std::size_t o = 64; o < sizeof(Contact); o += 64) __builtin_prefetch(b + o, 1);
-}
-
-// Evaluates the contacts of block b and returns their energy sums (in contact order). Windows never
-// straddle blocks, so the batches are the same for any thread count.
-// Contacts before realEnd (ContactStore::realEnd) are fetched whole, the others by their first line.
-inline ContactStageResult evaluateBlock(const Particles& p, Contact* items, std::size_t nc, std::size_t realEnd,
+// Evaluates the contacts of block b (of nc) and returns their energy sums (in contact order).
+// Batches never straddle blocks (kEnergyBlock is a multiple of kLanes), so they are the same for
+// any thread count.
+inline ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, double* const* cols, std::size_t nc,
                                         std::size_t b, double dt, const PeriodicShift* shift, const LoadSink& sink) {
+  static_assert(kEnergyBlock % kLanes == 0 && kColumnPad % kLanes == 0);
   LaneInputs<inCount> in;
   for (std::size_t j = 0; j < kLanes; ++j) stageIdleLane(in, j);
   ContactStageResult sums;
   const std::size_t end = std::min(nc, (b + 1) * kEnergyBlock);
-  std::size_t fetched = b * kEnergyBlock;
-  for (std::size_t k = b * kEnergyBlock; k < end;) {
-    for (const std::size_t ahead = std::min(end, k + kPrefetchAhead); fetched < ahead; ++fetched)
-      prefetchContact(items[fetched], fetched < realEnd);
-    const std::size_t stop = evaluateWindow(p, items, k, end, dt, shift, in, sink);
-    for (; k < stop; ++k) {
-      sums.elastic += items[k].elastic;
-      sums.dissipated += items[k].dissipated;
-    }
-  }
+  for (std::size_t k = b * kEnergyBlock; k < end; k += kLanes) evaluateBatch(p, cs, cols, k, end, dt, shift, in, sink, sums);
   return sums;
 }
 
@@ -343,8 +353,8 @@ ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt,
   const std::size_t nc = contacts.activeEnd(), n = p.size();
   const std::size_t nBlocks = (nc + kEnergyBlock - 1) / kEnergyBlock;
   scratch.blocks.assign(nBlocks, ContactStageResult{});
-  Contact* items = contacts.items.data();
-  const std::size_t realEnd = contacts.realEnd();
+  double* cols[col::count];
+  for (std::size_t c = 0; c < col::count; ++c) cols[c] = contacts.column(c);
 #ifdef _OPENMP
   const bool parallel = nc > kParallelThreshold && omp_get_max_threads() > 1;
 #else
@@ -359,7 +369,7 @@ ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt,
     scratch.force.assign(n, Vec3::Zero());
     scratch.torque.assign(n, Vec3::Zero());
     const LoadSink sink{scratch.force.data(), scratch.torque.data(), nullptr};
-    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock(p, items, nc, realEnd, b, dt, shift, sink);
+    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock(p, contacts, cols, nc, b, dt, shift, sink);
     for (std::size_t i = 0; i < n; ++i) {
       p.force[i] += scratch.force[i];
       p.torque[i] += scratch.torque[i];
@@ -369,7 +379,7 @@ ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt,
     const LoadSink sink{nullptr, nullptr, scratch.loads.data()};
     // Blocks dealt round-robin: the real contacts, which cost the most, lie in front (partitionReal).
 #pragma omp parallel for schedule(static, 1)
-    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock(p, items, nc, realEnd, b, dt, shift, sink);
+    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock(p, contacts, cols, nc, b, dt, shift, sink);
 
     // Force gather: each particle sums its own contacts in increasing contact index (from the
     // compact copies: 72 bytes per contact instead of the whole record).

@@ -1,28 +1,150 @@
 #include "contacts.hpp"
 
+#include <utility>
+
 namespace dem {
+
+namespace {
+
+// The doubles of a default Contact, in column order.
+struct DefaultColumns {
+  double v[col::count] = {};
+  DefaultColumns() {
+    const Contact c;
+    v[col::qw] = c.frame.w();
+    v[col::qx] = c.frame.x();
+    v[col::qy] = c.frame.y();
+    v[col::qz] = c.frame.z();
+  }
+};
+const DefaultColumns kDefault;
+
+std::size_t padded(std::size_t n) { return (n + kColumnPad - 1) / kColumnPad * kColumnPad; }
+
+}  // namespace
+
+Contact ContactStore::get(std::size_t k) const {
+  Contact c;
+  c.id1 = id1_[k];
+  c.id2 = id2_[k];
+  c.type = type_[k];
+  c.real = real_[k];
+  c.cellDist = cellDist_[k];
+  c.elastic = col_[col::elastic][k];
+  c.dissipated = col_[col::dissipated][k];
+  c.phys = {col_[col::kn][k], col_[col::ks][k], col_[col::tanPhi][k]};
+  c.frame = Quat(col_[col::qw][k], col_[col::qx][k], col_[col::qy][k], col_[col::qz][k]);
+  c.normal = vec(col::nx, k);
+  c.point = vec(col::px, k);
+  c.u = vec(col::ux, k);
+  c.phi = vec(col::phix, k);
+  c.force = vec(col::fx, k);
+  c.torque1 = vec(col::t1x, k);
+  c.torque2 = vec(col::t2x, k);
+  return c;
+}
+
+void ContactStore::set(std::size_t k, const Contact& c) {
+  id1_[k] = c.id1;
+  id2_[k] = c.id2;
+  type_[k] = c.type;
+  real_[k] = c.real;
+  cellDist_[k] = c.cellDist;
+  col_[col::elastic][k] = c.elastic;
+  col_[col::dissipated][k] = c.dissipated;
+  col_[col::kn][k] = c.phys.kn;
+  col_[col::ks][k] = c.phys.ks;
+  col_[col::tanPhi][k] = c.phys.tanPhi;
+  col_[col::qw][k] = c.frame.w();
+  col_[col::qx][k] = c.frame.x();
+  col_[col::qy][k] = c.frame.y();
+  col_[col::qz][k] = c.frame.z();
+  const auto put = [&](std::size_t c0, const Vec3& v) {
+    for (std::size_t w = 0; w < 3; ++w) col_[c0 + w][k] = v[static_cast<Eigen::Index>(w)];
+  };
+  put(col::nx, c.normal);
+  put(col::px, c.point);
+  put(col::ux, c.u);
+  put(col::phix, c.phi);
+  put(col::fx, c.force);
+  put(col::t1x, c.torque1);
+  put(col::t2x, c.torque2);
+}
+
+void ContactStore::resizeColumns(std::size_t n) {
+  const std::size_t cap = padded(n);
+  for (std::size_t c = 0; c < col::count; ++c) {
+    Column& x = col_[c];
+    x.resize(cap, kDefault.v[c]);
+    // entries from n on (dropped or padding) hold the default
+    for (std::size_t k = n; k < cap; ++k) x[k] = kDefault.v[c];
+  }
+  id1_.resize(n);
+  id2_.resize(n);
+  type_.resize(n);
+  real_.resize(n);
+  cellDist_.resize(n, Eigen::Vector3i::Zero());
+  size_ = n;
+}
+
+void ContactStore::add(const Contact& c) {
+  index_.emplace(pairKey(c.id1, c.id2), static_cast<std::uint32_t>(size_));
+  resizeColumns(size_ + 1);
+  set(size_ - 1, c);
+  adjacencyValid_ = false;
+  activeEnd_ = SIZE_MAX;
+}
+
+void ContactStore::remove(std::size_t index) {
+  index_.erase(pairKey(id1_[index], id2_[index]));
+  const std::size_t last = size_ - 1;
+  if (index != last) {
+    set(index, get(last));
+    place(index);
+  }
+  resizeColumns(last);
+  adjacencyValid_ = false;
+  activeEnd_ = SIZE_MAX;
+}
+
+void ContactStore::clear() {
+  resizeColumns(0);
+  index_.clear();
+  realEnd_ = SIZE_MAX;
+  activeEnd_ = SIZE_MAX;
+  adjacencyValid_ = false;
+}
+
+void ContactStore::swap(std::size_t a, std::size_t b) {
+  for (Column& x : col_) std::swap(x[a], x[b]);
+  std::swap(id1_[a], id1_[b]);
+  std::swap(id2_[a], id2_[b]);
+  std::swap(type_[a], type_[b]);
+  std::swap(real_[a], real_[b]);
+  std::swap(cellDist_[a], cellDist_[b]);
+}
 
 void ContactStore::updateAdjacency(std::size_t nParticles) {
   if (adjacencyValid_ && adjParticles_ == nParticles) return;
   adjOffset_.assign(nParticles + 1, 0);
-  for (const Contact& c : items) {
-    ++adjOffset_[c.id1 + 1];
-    ++adjOffset_[c.id2 + 1];
+  for (std::size_t k = 0; k < size_; ++k) {
+    ++adjOffset_[id1_[k] + 1];
+    ++adjOffset_[id2_[k] + 1];
   }
   for (std::size_t i = 0; i < nParticles; ++i) adjOffset_[i + 1] += adjOffset_[i];
-  adjEntry_.resize(2 * items.size());
+  adjEntry_.resize(2 * size_);
   std::vector<std::uint32_t> fill(adjOffset_.begin(), adjOffset_.end() - 1);
-  for (std::size_t k = 0; k < items.size(); ++k) {
+  for (std::size_t k = 0; k < size_; ++k) {
     const auto idx = static_cast<std::uint32_t>(k);
-    adjEntry_[fill[items[k].id1]++] = idx << 1;
-    adjEntry_[fill[items[k].id2]++] = (idx << 1) | 1u;
+    adjEntry_[fill[id1_[k]]++] = idx << 1;
+    adjEntry_[fill[id2_[k]]++] = (idx << 1) | 1u;
   }
   adjacencyValid_ = true;
   adjParticles_ = nParticles;
 }
 
 void ContactStore::place(std::size_t index) {
-  index_[pairKey(items[index].id1, items[index].id2)] = static_cast<std::uint32_t>(index);
+  index_[pairKey(id1_[index], id2_[index])] = static_cast<std::uint32_t>(index);
 }
 
 }  // namespace dem

@@ -1,17 +1,20 @@
 #pragma once
-// Flat contact storage: one array of plain Contact records (ids, physics, local-frame history,
-// this step's force), a pair -> index map for the collider, and a per-particle adjacency (CSR) so
-// that each particle gathers its contacts' forces in a fixed order (same bits for any thread count).
+// Contact storage: the potential contacts as columns (a structure of arrays), a pair -> index map
+// for the collider, and a per-particle adjacency (CSR) so that each particle gathers its contacts'
+// forces in a fixed order (same bits for any thread count).
 //
-// The array holds *potential* contacts (pairs whose enlarged bounding boxes overlap, from the
+// The store holds *potential* contacts (pairs whose enlarged bounding boxes overlap, from the
 // collider); `real` marks those whose bodies overlap now. A potential contact that is not real has
-// no force and no history. Readers such as a global-stiffness timestep estimator can use
-// id1, id2, type, real, phys.kn, phys.ks and normal of each item directly.
+// no force and no history. One contact is read and written as a `Contact` value (get, set, add;
+// records() iterates over them); the contact loop reads and writes the columns of kLanes consecutive
+// contacts with one vector load or store each (ContactStore::column), so every column of doubles is
+// 64-byte aligned and padded to a multiple of kColumnPad entries holding a default Contact.
 
 #include "materials.hpp"
 #include "math.hpp"
 
 #include <cstdint>
+#include <new>
 #include <unordered_map>
 #include <vector>
 
@@ -19,11 +22,7 @@ namespace dem {
 
 enum class ContactType : std::uint8_t { SphereSphere = 0, SphereWall = 1 };
 
-// The frame without Eigen's 32-byte alignment (no padding in the record).
-using PackedQuat = Eigen::Quaternion<double, Eigen::DontAlign>;
-
-// Layout (264 bytes): the contact loop streams through the records every step, so they hold no
-// padding, and the first 64 bytes (ids to phys) are all that a contact that is not real reads.
+// One contact, as a value (the store keeps its fields in columns).
 struct Contact {
   std::uint32_t id1 = 0, id2 = 0;  // sphere-sphere: id1 < id2; sphere-wall: id1 = sphere, id2 = wall
   ContactType type = ContactType::SphereSphere;
@@ -36,7 +35,7 @@ struct Contact {
   ContactPhysics phys;             // kn, ks, tan(phi): created once with the contact
 
   // History in local contact coordinates (seed "Local contact coordinates"); valid while real.
-  PackedQuat frame = PackedQuat::Identity();  // local -> global rotation; its local x axis is the normal
+  Quat frame = Quat::Identity();   // local -> global rotation; its local x axis is the normal
   Vec3 normal = Vec3::Zero();      // n (global), from particle 1 towards particle 2
   Vec3 point = Vec3::Zero();       // contact point c (middle of the overlap zone)
   Vec3 u = Vec3::Zero();           // (u_N, u_T,y, u_T,z), local coordinates
@@ -53,45 +52,109 @@ inline std::uint64_t pairKey(std::uint32_t a, std::uint32_t b) {
   return (lo << 32) | hi;
 }
 
+// The columns of doubles, one per scalar field of Contact (the frame as w, x, y, z).
+namespace col {
+enum : std::size_t {
+  qw, qx, qy, qz,        // frame
+  nx, ny, nz,            // normal
+  px, py, pz,            // point
+  ux, uy, uz,            // u
+  phix, phiy, phiz,      // phi
+  fx, fy, fz,            // force
+  t1x, t1y, t1z,         // torque1
+  t2x, t2y, t2z,         // torque2
+  elastic, dissipated,
+  kn, ks, tanPhi,        // phys
+  count
+};
+}  // namespace col
+
+// Columns are padded to a multiple of this many entries (the widest batch: 8 lanes of AVX-512).
+inline constexpr std::size_t kColumnPad = 8;
+
+// std::allocator with 64-byte alignment (a cache line; aligned vector loads and stores).
+template <class T>
+struct CacheLineAllocator {
+  using value_type = T;
+  CacheLineAllocator() = default;
+  template <class U>
+  CacheLineAllocator(const CacheLineAllocator<U>&) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64})); }
+  void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t{64}); }
+  bool operator==(const CacheLineAllocator&) const { return true; }
+};
+
 class ContactStore {
  public:
-  std::vector<Contact> items;
+  using Column = std::vector<double, CacheLineAllocator<double>>;
 
-  std::size_t size() const { return items.size(); }
+  std::size_t size() const { return size_; }
+  // Contact k as a value, and its replacement (the pair must stay the same: ids are not re-indexed).
+  Contact get(std::size_t k) const;
+  void set(std::size_t k, const Contact& c);
   // Index of the contact between a and b (either order), or -1.
   std::int64_t find(std::uint32_t a, std::uint32_t b) const {
     const auto it = index_.find(pairKey(a, b));
     return it == index_.end() ? -1 : static_cast<std::int64_t>(it->second);
   }
-  void add(const Contact& c) {
-    index_.emplace(pairKey(c.id1, c.id2), static_cast<std::uint32_t>(items.size()));
-    items.push_back(c);
-    adjacencyValid_ = false;
-    activeEnd_ = SIZE_MAX;
-  }
+  void add(const Contact& c);
   // Removes the contact at `index` (the last one takes its place).
-  void remove(std::size_t index) {
-    index_.erase(pairKey(items[index].id1, items[index].id2));
-    if (index + 1 != items.size()) {
-      items[index] = items.back();
-      index_[pairKey(items[index].id1, items[index].id2)] = static_cast<std::uint32_t>(index);
-    }
-    items.pop_back();
-    adjacencyValid_ = false;
-    activeEnd_ = SIZE_MAX;
+  void remove(std::size_t index);
+  void clear();
+
+  // Single fields.
+  std::uint32_t id1(std::size_t k) const { return id1_[k]; }
+  std::uint32_t id2(std::size_t k) const { return id2_[k]; }
+  ContactType type(std::size_t k) const { return type_[k]; }
+  bool real(std::size_t k) const { return real_[k] != 0; }
+  const Eigen::Vector3i& cellDist(std::size_t k) const { return cellDist_[k]; }
+  void setCellDist(std::size_t k, const Eigen::Vector3i& d) { cellDist_[k] = d; }
+  Vec3 vec(std::size_t c, std::size_t k) const { return {col_[c][k], col_[c + 1][k], col_[c + 2][k]}; }
+
+  // The columns (the contact loop): col::* of doubles, and the ids, types, `real` flags and cell
+  // distances; each double column holds size() entries and the padding.
+  double* column(std::size_t c) { return col_[c].data(); }
+  const double* column(std::size_t c) const { return col_[c].data(); }
+  const std::uint32_t* id1Data() const { return id1_.data(); }
+  const std::uint32_t* id2Data() const { return id2_.data(); }
+  const ContactType* typeData() const { return type_.data(); }
+  std::uint8_t* realData() { return real_.data(); }
+  const std::uint8_t* realData() const { return real_.data(); }
+  const Eigen::Vector3i* cellDistData() const { return cellDist_.data(); }
+
+  // Iteration over all contacts as values: for (const Contact& c : store.records()).
+  class Records {
+   public:
+    struct Iterator {
+      const ContactStore* s;
+      std::size_t k;
+      Contact operator*() const { return s->get(k); }
+      Iterator& operator++() {
+        ++k;
+        return *this;
+      }
+      bool operator!=(const Iterator& o) const { return k != o.k; }
+    };
+    explicit Records(const ContactStore& s) : s_(&s) {}
+    Iterator begin() const { return {s_, 0}; }
+    Iterator end() const { return {s_, s_->size()}; }
+
+   private:
+    const ContactStore* s_;
+  };
+  Records records() const { return Records(*this); }
+  // All contacts as values, in order.
+  std::vector<Contact> values() const {
+    std::vector<Contact> v;
+    v.reserve(size_);
+    for (std::size_t k = 0; k < size_; ++k) v.push_back(get(k));
+    return v;
   }
-  void clear() {
-    items.clear();
-    index_.clear();
-    realEnd_ = SIZE_MAX;
-    activeEnd_ = SIZE_MAX;
-    adjacencyValid_ = false;
-  }
+
   // Moves the contacts that are real in front of those that are not (swapping pairs that are out of
-  // place; the pair map follows) and remembers where the real ones end. The contact loop reads a
-  // whole record only for real contacts and the first cache line of the others (about half of the
-  // potential contacts in a dense bed): kept apart, the others' records are not streamed through
-  // the cache. Called after each collider run; the order depends only on the previous order.
+  // place; the pair map follows) and remembers where the real ones end. The contact loop runs its
+  // batches on the real contacts, kLanes consecutive ones at a time: kept together, few lanes idle.
+  // Called after each collider run; the order depends only on the previous order.
   void partitionReal() { partition([](const Contact&) { return false; }); }
   // The same, and then the contacts that are not real are split in two: first those that may touch
   // before the collider's next run, then the dormant ones (dormant(c) true; only contacts that are
@@ -100,20 +163,20 @@ class ContactStore {
   // release was booked at the step it happened, and the loop would zero it at the next).
   template <class Dormant>
   void partition(Dormant&& dormant) {
-    const std::size_t real = partitionBy(0, [](const Contact& c) { return c.real != 0; });
+    const std::size_t real = partitionBy(0, [&](std::size_t k) { return real_[k] != 0; });
     realEnd_ = real;
-    activeEnd_ = partitionBy(real, [&](const Contact& c) { return !dormant(c); });
-    for (std::size_t k = activeEnd_; k < items.size(); ++k) items[k].dissipated = 0.0;
+    activeEnd_ = partitionBy(real, [&](std::size_t k) { return !dormant(get(k)); });
+    for (std::size_t k = activeEnd_; k < size_; ++k) col_[col::dissipated][k] = 0.0;
   }
   // The end of the real contacts at the last partition (contacts formed or separated since are on
   // either side); the whole list before the first partition.
-  std::size_t realEnd() const { return realEnd_ < items.size() ? realEnd_ : items.size(); }
+  std::size_t realEnd() const { return realEnd_ < size_ ? realEnd_ : size_; }
   // The end of the contacts that are not dormant: those from here on cannot touch before the
   // collider's next run. The whole list when the set changed since the last partition.
-  std::size_t activeEnd() const { return activeEnd_ < items.size() ? activeEnd_ : items.size(); }
+  std::size_t activeEnd() const { return activeEnd_ < size_ ? activeEnd_ : size_; }
   std::size_t countReal() const {
     std::size_t n = 0;
-    for (const auto& c : items) n += c.real;
+    for (std::size_t k = 0; k < size_; ++k) n += real_[k];
     return n;
   }
 
@@ -124,22 +187,30 @@ class ContactStore {
   const std::vector<std::uint32_t>& adjEntry() const { return adjEntry_; }
 
  private:
+  std::size_t size_ = 0;
+  Column col_[col::count];
+  std::vector<std::uint32_t> id1_, id2_;
+  std::vector<ContactType> type_;
+  std::vector<std::uint8_t> real_;
+  std::vector<Eigen::Vector3i> cellDist_;
   std::unordered_map<std::uint64_t, std::uint32_t> index_;
   std::vector<std::uint32_t> adjOffset_, adjEntry_;
   bool adjacencyValid_ = false;
   std::size_t adjParticles_ = 0;
   std::size_t realEnd_ = SIZE_MAX, activeEnd_ = SIZE_MAX;
   void place(std::size_t index);
+  void resizeColumns(std::size_t n);  // size() becomes n; new and dropped entries hold a default Contact
+  void swap(std::size_t a, std::size_t b);
   // Moves the contacts from `from` on that satisfy `first` in front of the others (swapping pairs
   // out of place, the pair map following) and returns where they end.
   template <class First>
   std::size_t partitionBy(std::size_t from, First&& first) {
-    std::size_t front = from, back = items.size();
+    std::size_t front = from, back = size_;
     while (true) {
-      while (front < back && first(items[front])) ++front;
-      while (front < back && !first(items[back - 1])) --back;
+      while (front < back && first(front)) ++front;
+      while (front < back && !first(back - 1)) --back;
       if (front >= back) return front;
-      std::swap(items[front], items[back - 1]);
+      swap(front, back - 1);
       place(front);
       place(back - 1);
       adjacencyValid_ = false;

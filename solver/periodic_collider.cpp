@@ -95,8 +95,8 @@ void PeriodicCollider::handleInversion(std::uint32_t a, std::uint32_t b, const P
     c.cellDist = k;
     contacts.add(c);
   } else if (ov) {
-    Contact& c = contacts.items[static_cast<std::size_t>(idx)];
-    if (!c.real) c.cellDist = k;  // another image (only possible after a jump of a whole box)
+    const auto m = static_cast<std::size_t>(idx);
+    if (!contacts.real(m)) contacts.setCellDist(m, k);  // another image (only possible after a jump of a whole box)
   } else if (idx >= 0) {
     contacts.remove(static_cast<std::size_t>(idx));
   }
@@ -219,11 +219,11 @@ void PeriodicCollider::fullRun(const Particles& p, const std::vector<Material>& 
   // Existing entries that no longer overlap go (others take the image they overlap with).
   Eigen::Vector3i k;
   for (std::size_t m = contacts.size(); m-- > 0;) {
-    Contact& c = contacts.items[m];
-    if (c.id1 >= n || c.id2 >= n || !periodicBoxesOverlap(s_[c.id1], half_[c.id1], s_[c.id2], half_[c.id2], k))
+    const std::uint32_t i1 = contacts.id1(m), i2 = contacts.id2(m);
+    if (i1 >= n || i2 >= n || !periodicBoxesOverlap(s_[i1], half_[i1], s_[i2], half_[i2], k))
       contacts.remove(m);
-    else if (!c.real)
-      c.cellDist = k;
+    else if (!contacts.real(m))
+      contacts.setCellDist(m, k);
   }
   // Sweep x: from each lower bound to its own upper bound (circularly: across || into the next
   // period), every lower bound met is a candidate.

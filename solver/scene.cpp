@@ -215,7 +215,7 @@ bool Scene::flipCell() {
   if (F == Eigen::Matrix3i::Identity()) return false;
   // det F = 1: F^{-1} is the integer adjugate; rounding the double inverse gives it exactly.
   const Eigen::Matrix3i Finv = F.cast<double>().inverse().array().round().cast<int>().matrix();
-  for (Contact& c : contacts.items) c.cellDist = Finv * c.cellDist;
+  for (std::size_t k = 0; k < contacts.size(); ++k) contacts.setCellDist(k, Finv * contacts.cellDist(k));
   periodicCollider.invalidate();
   return true;
 }

@@ -4,10 +4,11 @@ namespace dem {
 
 Mat3 contactStressSum(const Particles& p, const ContactStore& contacts, const Mat3& H) {
   Mat3 S = Mat3::Zero();
-  for (const Contact& c : contacts.items) {
-    if (!c.real || c.type != ContactType::SphereSphere) continue;
-    const Vec3 l = p.pos[c.id2] + H * c.cellDist.cast<double>() - p.pos[c.id1];  // branch vector 1 -> 2
-    S += c.force * l.transpose();  // F (x) l
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    if (!contacts.real(k) || contacts.type(k) != ContactType::SphereSphere) continue;
+    const std::uint32_t i1 = contacts.id1(k), i2 = contacts.id2(k);
+    const Vec3 l = p.pos[i2] + H * contacts.cellDist(k).cast<double>() - p.pos[i1];  // branch vector 1 -> 2
+    S += contacts.vec(col::fx, k) * l.transpose();  // F (x) l
   }
   return S;
 }

@@ -84,7 +84,7 @@ TimestepEstimate pWaveTimestep(const Particles& p, const std::vector<Material>& 
 std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore& contacts, ContactSelection selection,
                                          const Mat3* cellH) {
   std::vector<BodyStiffness> k(p.size());
-  for (const Contact& c : contacts.items) {
+  for (const Contact& c : contacts.records()) {
     // periodic image of particle 2: x2 + H k (seed "Collision detection in periodic cell")
     const Vec3 image = cellH && !c.cellDist.isZero() ? Vec3(*cellH * c.cellDist.cast<double>()) : Vec3::Zero();
     Vec3 n, point;

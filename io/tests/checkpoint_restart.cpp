@@ -31,7 +31,7 @@ bool sameBits(const std::vector<T>& a, const std::vector<T>& b) {
 bool sameContacts(const ContactStore& a, const ContactStore& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t k = 0; k < a.size(); ++k) {
-    const Contact &x = a.items[k], &y = b.items[k];
+    const Contact &x = a.get(k), &y = b.get(k);
     if (x.id1 != y.id1 || x.id2 != y.id2 || x.real != y.real) return false;
     for (const auto& [u, v] : {std::pair{&x.u, &y.u}, {&x.phi, &y.phi}, {&x.force, &y.force}, {&x.normal, &y.normal},
                                {&x.point, &y.point}, {&x.torque1, &y.torque1}})
@@ -120,7 +120,7 @@ BOOST_AUTO_TEST_CASE(resumed_sheared_periodic_packing_is_bit_identical) {
   BOOST_TEST((straight.cell->H0() != H0));  // flipped
   BOOST_TEST(straight.contacts.countReal() > 300u);
   std::size_t across = 0;
-  for (const Contact& c : straight.contacts.items) across += c.real && c.cellDist != Eigen::Vector3i::Zero();
+  for (const Contact& c : straight.contacts.records()) across += c.real && c.cellDist != Eigen::Vector3i::Zero();
   BOOST_TEST(across > 10u);
   BOOST_TEST(straight.energy.frictionDissipated > 0.0);
   BOOST_TEST(straight.energy.cellWork > 0.0);
@@ -134,7 +134,7 @@ BOOST_AUTO_TEST_CASE(resumed_sheared_periodic_packing_is_bit_identical) {
   BOOST_TEST(sameBits(resumed.particles.angVel, straight.particles.angVel));
   BOOST_TEST(sameContacts(resumed.contacts, straight.contacts));
   for (std::size_t k = 0; k < std::min(resumed.contacts.size(), straight.contacts.size()); ++k)
-    BOOST_TEST((resumed.contacts.items[k].cellDist == straight.contacts.items[k].cellDist));
+    BOOST_TEST((resumed.contacts.get(k).cellDist == straight.contacts.get(k).cellDist));
   BOOST_TEST(std::memcmp(resumed.cell->H().data(), straight.cell->H().data(), sizeof(Mat3)) == 0);
   BOOST_TEST(std::memcmp(resumed.stress.data(), straight.stress.data(), sizeof(Mat3)) == 0);
   BOOST_TEST(std::memcmp(&resumed.energy, &straight.energy, sizeof(EnergyLedger)) == 0);

@@ -67,7 +67,7 @@ BOOST_AUTO_TEST_CASE(contacts_parse_back_as_lines_with_normal_force) {
   BOOST_REQUIRE(g.nCells == real);
   BOOST_TEST(g.nPoints == 2 * real);
   std::size_t k = 0;
-  for (const Contact& c : s.contacts.items) {
+  for (const Contact& c : s.contacts.records()) {
     if (!c.real) continue;
     BOOST_TEST(g.types[k] == 3.0);  // VTK_LINE
     BOOST_TEST(g.offsets[k] == static_cast<double>(2 * k + 2));
@@ -110,7 +110,7 @@ BOOST_AUTO_TEST_CASE(periodic_cell_parses_back_as_a_parallelepiped) {
   BOOST_TEST(g.cellData.at("volume").values[0] == s.cell->volume());
   // The contact across the boundary ends at the image of particle 1 (x + H cellDist).
   BOOST_REQUIRE(s.contacts.countReal() == 1u);
-  const Contact& ct = s.contacts.items[0];
+  const Contact& ct = s.contacts.get(0);
   BOOST_TEST(ct.cellDist[0] != 0);
   const VtuGrid lines = parseVtu(contactsVtu(s));
   const Vec3 image = s.particles.pos[ct.id2] + s.cell->H() * ct.cellDist.cast<double>();

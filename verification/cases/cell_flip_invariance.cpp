@@ -25,13 +25,13 @@ namespace {
 double contactMismatches(const Scene& a, const Scene& b) {
   constexpr double eps = std::numeric_limits<double>::epsilon();
   double miss = std::abs(static_cast<double>(a.contacts.countReal()) - static_cast<double>(b.contacts.countReal()));
-  for (const Contact& c : a.contacts.items) {
+  for (const Contact& c : a.contacts.records()) {
     if (!c.real) continue;
     const std::int64_t m = b.contacts.find(c.id1, c.id2);
     const Vec3 ia = a.cell->H() * c.cellDist.cast<double>();
     bool same = false;
     if (m >= 0) {
-      const Contact& d = b.contacts.items[static_cast<std::size_t>(m)];
+      const Contact& d = b.contacts.get(static_cast<std::size_t>(m));
       same = d.real && (ia - b.cell->H() * d.cellDist.cast<double>()).norm() <= 16 * eps * (ia.norm() + 1.0);
     }
     miss += !same;
@@ -68,7 +68,7 @@ Case cellFlipInvarianceCase() {
       b.step();
       miss += contactMismatches(a, b);
       double kn = 0.0;
-      for (const Contact& q : a.contacts.items) kn = std::max(kn, q.phys.kn);
+      for (const Contact& q : a.contacts.records()) kn = std::max(kn, q.phys.kn);
       for (std::size_t i = 0; i < a.particles.size(); ++i)
         ulps = std::max(ulps, (a.particles.force[i] - b.particles.force[i]).norm() / (kn * eps * xMax));
     }

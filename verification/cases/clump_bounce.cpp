@@ -82,7 +82,7 @@ Case clumpBounceCase() {
     double bad = 0;
     const auto check = [&s, &bad] {
       if (s.contacts.find(1, 2) >= 0) bad += 1;
-      for (const Contact& k : s.contacts.items)
+      for (const Contact& k : s.contacts.records())
         if (k.id1 == 3 || k.id2 == 3) bad += 1;
     };
     s.step();

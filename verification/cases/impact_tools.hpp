@@ -27,7 +27,7 @@ inline ImpactRecord runImpact(Scene& s, std::uint32_t a, std::uint32_t b,
   for (std::uint64_t k = 0; k < maxSteps; ++k) {
     s.step();
     const std::int64_t ci = s.contacts.find(a, b);
-    if (ci >= 0) r.maxForce = std::max(r.maxForce, s.contacts.items[static_cast<std::size_t>(ci)].force.norm());
+    if (ci >= 0) r.maxForce = std::max(r.maxForce, s.contacts.get(static_cast<std::size_t>(ci)).force.norm());
     const double g = gap(s);
     r.maxOverlap = std::max(r.maxOverlap, -g);
     if (!inContact && g < 0.0) {

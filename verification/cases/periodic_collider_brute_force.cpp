@@ -37,7 +37,7 @@ namespace {
 
 std::vector<PeriodicPair> storePairs(const ContactStore& contacts) {
   std::vector<PeriodicPair> pairs;
-  for (const Contact& c : contacts.items)
+  for (const Contact& c : contacts.records())
     pairs.emplace_back(c.id1, c.id2, std::array<int, 3>{c.cellDist[0], c.cellDist[1], c.cellDist[2]});
   std::sort(pairs.begin(), pairs.end());
   return pairs;
@@ -66,7 +66,7 @@ Tally compareEveryStep(Scene& s, int steps, bool flip, Series& runs) {
       std::sort(expected.begin(), expected.end());
       t.runMismatches += got != expected;
     }
-    for (const Contact& c : s.contacts.items) {
+    for (const Contact& c : s.contacts.records()) {
       t.shifted += !c.cellDist.isZero();
       t.real += c.real;
     }

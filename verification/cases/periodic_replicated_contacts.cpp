@@ -60,14 +60,14 @@ using RealSet = std::set<std::tuple<std::uint32_t, std::uint32_t, int, int, int>
 
 RealSet periodicReal(const Scene& s) {
   RealSet set;
-  for (const Contact& c : s.contacts.items)
+  for (const Contact& c : s.contacts.records())
     if (c.real) set.emplace(c.id1, c.id2, c.cellDist[0], c.cellDist[1], c.cellDist[2]);
   return set;
 }
 
 RealSet replicatedReal(const Scene& r, std::size_t n, const std::vector<Eigen::Vector3i>& offsets) {
   RealSet set;
-  for (const Contact& c : r.contacts.items) {
+  for (const Contact& c : r.contacts.records()) {
     if (!c.real) continue;
     const std::size_t ca = c.id1 / n, cb = c.id2 / n;
     if (ca != 13 && cb != 13) continue;
@@ -100,7 +100,7 @@ Comparison compareWithReplicated(Scene& s, int steps) {
     out.notDense += ps.size() <= n;  // dense: more than one real contact per particle
     out.setMismatches += ps != replicatedReal(r, n, offsets);
     double kn = 0.0;
-    for (const Contact& c : s.contacts.items) kn = std::max(kn, c.phys.kn);
+    for (const Contact& c : s.contacts.records()) kn = std::max(kn, c.phys.kn);
     const double unit = kn * std::numeric_limits<double>::epsilon() * xMax;
     for (std::size_t i = 0; i < n; ++i) {
       out.forceUlps = std::max(out.forceUlps, (s.particles.force[i] - r.particles.force[13 * n + i]).norm() / unit);

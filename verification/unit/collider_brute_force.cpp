@@ -46,7 +46,7 @@ Scene gasInBox(double verletDist) {
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> colliderPairs(const Scene& s) {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
-  for (const Contact& c : s.contacts.items) pairs.emplace_back(std::min(c.id1, c.id2), std::max(c.id1, c.id2));
+  for (const Contact& c : s.contacts.records()) pairs.emplace_back(std::min(c.id1, c.id2), std::max(c.id1, c.id2));
   std::sort(pairs.begin(), pairs.end());
   return pairs;
 }

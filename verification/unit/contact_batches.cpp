@@ -35,8 +35,8 @@ BOOST_AUTO_TEST_CASE(result_does_not_depend_on_the_batch) {
                                          << ", real: " << s.contacts.countReal());
 
   ContactStore forward, reversed;
-  for (const Contact& c : s.contacts.items) forward.add(c);
-  for (auto it = s.contacts.items.rbegin(); it != s.contacts.items.rend(); ++it) reversed.add(*it);
+  for (const Contact& c : s.contacts.records()) forward.add(c);
+  for (std::size_t k = s.contacts.size(); k-- > 0;) reversed.add(s.contacts.get(k));
   Particles pf = s.particles, pr = s.particles;
   ContactScratch scratch;
   const ContactStageResult ef = contactStage(pf, forward, s.dt(), scratch);
@@ -45,7 +45,7 @@ BOOST_AUTO_TEST_CASE(result_does_not_depend_on_the_batch) {
   std::size_t differing = 0, kernelLanes = 0;
   const std::size_t n = forward.size();
   for (std::size_t k = 0; k < n; ++k) {
-    const Contact &a = forward.items[k], &b = reversed.items[n - 1 - k];
+    const Contact &a = forward.get(k), &b = reversed.get(n - 1 - k);
     if (!sameContact(a, b)) ++differing;
     if (a.real) ++kernelLanes;
   }
@@ -57,7 +57,7 @@ BOOST_AUTO_TEST_CASE(result_does_not_depend_on_the_batch) {
   const double eps = std::numeric_limits<double>::epsilon();
   std::vector<double> sumAbs(pf.size()), terms(pf.size(), 1.0);
   for (std::size_t i = 0; i < pf.size(); ++i) sumAbs[i] = s.particles.force[i].norm();
-  for (const Contact& c : forward.items)
+  for (const Contact& c : forward.records())
     for (const std::uint32_t i : {c.id1, c.id2}) {
       sumAbs[i] += c.force.norm();
       terms[i] += 1.0;

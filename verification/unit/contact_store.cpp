@@ -28,18 +28,18 @@ BOOST_AUTO_TEST_CASE(partition_puts_real_contacts_first) {
   s.run(4000);
   // The scene's store, partitioned at its last collider run, in reverse: real contacts mostly behind.
   ContactStore store;
-  for (auto it = s.contacts.items.rbegin(); it != s.contacts.items.rend(); ++it) store.add(*it);
+  for (std::size_t k = s.contacts.size(); k-- > 0;) store.add(s.contacts.get(k));
   const std::size_t real = store.countReal();
   BOOST_TEST_REQUIRE(real > 50u);
   BOOST_TEST_REQUIRE(real < store.size());
-  const std::vector<Contact> before = store.items;
+  const std::vector<Contact> before = store.values();
   BOOST_TEST_REQUIRE(!before.front().real);
 
   store.partitionReal();
   BOOST_TEST(store.realEnd() == real);
   std::size_t misplaced = 0, lost = 0, wrongIndex = 0;
   for (std::size_t k = 0; k < store.size(); ++k) {
-    const Contact& c = store.items[k];
+    const Contact& c = store.get(k);
     if ((k < real) != (c.real != 0)) ++misplaced;
     if (store.find(c.id1, c.id2) != static_cast<std::int64_t>(k)) ++wrongIndex;
     if (std::find_if(before.begin(), before.end(), [&](const Contact& b) { return sameContact(b, c); }) == before.end())
@@ -50,9 +50,9 @@ BOOST_AUTO_TEST_CASE(partition_puts_real_contacts_first) {
   BOOST_TEST(lost == 0u);  // every record is one of the originals (and the sizes agree)
   BOOST_TEST(store.size() == before.size());
 
-  const std::vector<Contact> once = store.items;
+  const std::vector<Contact> once = store.values();
   store.partitionReal();
-  BOOST_TEST(std::equal(once.begin(), once.end(), store.items.begin(), sameContact));
+  BOOST_TEST(std::equal(once.begin(), once.end(), store.values().begin(), sameContact));
 }
 
 BOOST_AUTO_TEST_CASE(dormant_contacts_never_touch_before_the_next_collider_run) {
@@ -67,7 +67,7 @@ BOOST_AUTO_TEST_CASE(dormant_contacts_never_touch_before_the_next_collider_run) 
     // The positions the next step's contact loop reads, when its collider does not run first.
     if (!s.collider.needsRun(p)) {
       for (std::size_t k = s.contacts.activeEnd(); k < s.contacts.size(); ++k) {
-        const Contact& c = s.contacts.items[k];
+        const Contact& c = s.contacts.get(k);
         const double gap = c.type == ContactType::SphereWall
                                ? (p.pos[c.id1] - p.pos[c.id2]).dot(p.walls[p.shapeIndex[c.id2]].normal) - p.radius[c.id1]
                                : (p.pos[c.id2] - p.pos[c.id1]).norm() - (p.radius[c.id1] + p.radius[c.id2]);

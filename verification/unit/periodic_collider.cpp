@@ -71,9 +71,9 @@ BOOST_AUTO_TEST_CASE(state_restores_bit_identically) {
   BOOST_TEST_REQUIRE(a.contacts.size() == b.contacts.size());
   bool sameOrder = true;
   for (std::size_t k = 0; k < a.contacts.size(); ++k)
-    sameOrder = sameOrder && a.contacts.items[k].id1 == b.contacts.items[k].id1 &&
-                a.contacts.items[k].id2 == b.contacts.items[k].id2 &&
-                a.contacts.items[k].cellDist == b.contacts.items[k].cellDist;
+    sameOrder = sameOrder && a.contacts.get(k).id1 == b.contacts.get(k).id1 &&
+                a.contacts.get(k).id2 == b.contacts.get(k).id2 &&
+                a.contacts.get(k).cellDist == b.contacts.get(k).cellDist;
   BOOST_TEST(sameOrder);
 
   PeriodicCollider::State bad = a.periodicCollider.state();
@@ -129,13 +129,13 @@ BOOST_AUTO_TEST_CASE(boundary_pair_moves_like_interior_pair) {
     inside.step();
     BOOST_TEST_REQUIRE(across.contacts.countReal() == 1u);
     BOOST_TEST_REQUIRE(inside.contacts.countReal() == 1u);
-    const Contact &a = across.contacts.items[0], &b = inside.contacts.items[0];
+    const Contact &a = across.contacts.get(0), &b = inside.contacts.get(0);
     BOOST_TEST((a.cellDist == Eigen::Vector3i(-1, 0, 0) || a.cellDist == Eigen::Vector3i(1, 0, 0)));
     BOOST_TEST_INFO("step " << k << ": u " << a.u.transpose() << " vs " << b.u.transpose());
     BOOST_TEST((a.force - b.force).norm() <= 1e-9 * b.force.norm());
     BOOST_TEST((a.u - b.u).norm() <= 1e-9 * b.u.norm());
   }
-  BOOST_TEST(std::abs(inside.contacts.items[0].u[1]) + std::abs(inside.contacts.items[0].u[2]) > 0.0);
+  BOOST_TEST(std::abs(inside.contacts.get(0).u[1]) + std::abs(inside.contacts.get(0).u[2]) > 0.0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

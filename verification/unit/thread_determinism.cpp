@@ -82,7 +82,7 @@ BOOST_AUTO_TEST_CASE(deposition_with_contacts_same_bits_for_1_2_4_threads) {
     BOOST_TEST(runs[0].contacts.size() == runs[k].contacts.size());
     bool sameForces = runs[0].contacts.size() == runs[k].contacts.size();
     for (std::size_t c = 0; sameForces && c < runs[0].contacts.size(); ++c) {
-      const Contact &a = runs[0].contacts.items[c], &b = runs[k].contacts.items[c];
+      const Contact &a = runs[0].contacts.get(c), &b = runs[k].contacts.get(c);
       sameForces = a.id1 == b.id1 && a.id2 == b.id2 && std::memcmp(a.force.data(), b.force.data(), sizeof(Vec3)) == 0;
     }
     BOOST_TEST(sameForces);

@@ -214,7 +214,7 @@ BOOST_AUTO_TEST_CASE(scene_dt_from_stiffness_periodic) {
   Scene across = pairScene(x1, x1 + d - H.col(1));  // the image across y is x2 + H (0, 1, 0)
   Scene inside = pairScene(Vec3(0.5, 0.5, 0.5), Vec3(0.5, 0.5, 0.5) + d);
   BOOST_TEST_REQUIRE(across.contacts.size() == 1u);
-  BOOST_TEST((across.contacts.items[0].cellDist == Eigen::Vector3i(0, 1, 0)));
+  BOOST_TEST((across.contacts.get(0).cellDist == Eigen::Vector3i(0, 1, 0)));
   BOOST_TEST(across.criticalTimestep().fromContacts);  // from the contact, not the p-wave fallback
   BOOST_TEST(inside.criticalTimestep().fromContacts);
   BOOST_TEST_INFO("across " << across.dt() << ", inside " << inside.dt());
