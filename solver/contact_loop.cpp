@@ -113,6 +113,7 @@ enum In : std::size_t { inD = 0, inDv = 3, inW1 = 6, inW2 = 9, inX1 = 12, inR1 =
 // What the per-body sums and the energy sums read of a batch's results, lane by lane: each field is
 // stored from lanes with one vector store and read back per lane with scalar loads.
 enum Out : std::size_t { outF = 0, outT1 = 3, outT2 = 6, outElastic = 9, outDissipated, outReal, outCount };
+static_assert(col::t1x == col::fx + 3 && col::t2x == col::fx + 6, "force and torques: nine consecutive columns, as outF .. outT2");
 struct LaneOutputs {
   struct alignas(64) Field {
     double v[kLanes];
@@ -265,12 +266,18 @@ inline void evaluateOther(const Particles& p, ContactStore& cs, std::size_t k, d
 }
 
 // Adds a contact's force and torques to the per-particle sums f, t (the serial path of
-// contactStage): particle 1 receives force and torque1, particle 2 -force and torque2.
-inline void addToBodies(std::uint32_t i1, std::uint32_t i2, const ContactLoad& l, Vec3* f, Vec3* t) {
-  f[i1] += l.force;
-  t[i1] += l.torque1;
-  f[i2] -= l.force;
-  t[i2] += l.torque2;
+// contactStage): particle 1 receives force and torque1, particle 2 -force and torque2. The nine
+// components are read one by one from wherever they lie (no wide load of narrow stores).
+template <class Component>
+[[gnu::always_inline]] inline void addToBodies(std::uint32_t i1, std::uint32_t i2, Component&& component, Vec3* f, Vec3* t) {
+  for (std::size_t w = 0; w < 3; ++w) {
+    const auto e = static_cast<Eigen::Index>(w);
+    const double force = component(col::fx + w);
+    f[i1][e] += force;
+    f[i2][e] -= force;
+    t[i1][e] += component(col::t1x + w);
+    t[i2][e] += component(col::t2x + w);
+  }
 }
 
 // Where the contact stage puts each evaluated contact's force and torques: added to the bodies' sums
@@ -308,24 +315,45 @@ inline void evaluateBatch(const Particles& p, ContactStore& cs, double* const* c
   const double* dissipated = cols[col::dissipated];
   for (std::size_t j = 0; j < n; ++j) {
     const std::size_t k = k0 + j;
-    ContactLoad l{Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+    const std::uint32_t i1 = cs.id1Data()[k], i2 = cs.id2Data()[k];
     if (real[k]) {  // (real at the last step: a kernel lane)
       real[k] = out.f[outReal].v[j] != 0.0;
-      if (real[k]) l = {out.vec(outF, j), out.vec(outT1, j), out.vec(outT2, j)};
       sums.elastic += out.f[outElastic].v[j];
       sums.dissipated += out.f[outDissipated].v[j];
+      // the kernel's results: col::fx .. col::t2z are outF .. outT2 + 2
+      const auto lane = [&](std::size_t c) __attribute__((always_inline)) { return out.f[c - col::fx + outF].v[j]; };
+      if (sink.force) {
+        if (real[k]) addToBodies(i1, i2, lane, sink.force, sink.torque);
+      } else {
+        sink.loads[k] = {out.vec(outF, j), out.vec(outT1, j), out.vec(outT2, j)};
+      }
     } else {
       evaluateOther(p, cs, k, dt, shift);
-      if (real[k]) l = {cs.vec(col::fx, k), cs.vec(col::t1x, k), cs.vec(col::t2x, k)};
       sums.elastic += elastic[k];
       sums.dissipated += dissipated[k];
+      const auto stored = [&](std::size_t c) __attribute__((always_inline)) { return cols[c][k]; };
+      if (sink.force) {
+        if (real[k]) addToBodies(i1, i2, stored, sink.force, sink.torque);
+      } else {
+        sink.loads[k] = {cs.vec(col::fx, k), cs.vec(col::t1x, k), cs.vec(col::t2x, k)};
+      }
     }
-    // A contact that is not real holds zero force and torques; adding them would not change the
-    // sums (they start at +0, and x + (+-0) = x for any x != -0), so they are skipped.
+    // (A contact that is not real holds zero force and torques: it is skipped.)
+  }
+}
+
+// How many contacts ahead of the batch being evaluated their bodies are fetched into cache.
+constexpr std::size_t kPrefetchAhead = 4 * kLanes;
+
+// Requests the cache lines of the state of bodies i1 and i2 that a contact reads and writes.
+inline void prefetchBodies(const Particles& p, const LoadSink& sink, std::uint32_t i1, std::uint32_t i2) {
+  for (const std::uint32_t i : {i1, i2}) {
+    __builtin_prefetch(p.pos[i].data());
+    __builtin_prefetch(p.vel[i].data());
+    __builtin_prefetch(p.angVel[i].data());
     if (sink.force) {
-      if (real[k]) addToBodies(cs.id1Data()[k], cs.id2Data()[k], l, sink.force, sink.torque);
-    } else {
-      sink.loads[k] = l;
+      __builtin_prefetch(sink.force[i].data(), 1);
+      __builtin_prefetch(sink.torque[i].data(), 1);
     }
   }
 }
@@ -340,7 +368,15 @@ inline ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, do
   for (std::size_t j = 0; j < kLanes; ++j) stageIdleLane(in, j);
   ContactStageResult sums;
   const std::size_t end = std::min(nc, (b + 1) * kEnergyBlock);
-  for (std::size_t k = b * kEnergyBlock; k < end; k += kLanes) evaluateBatch(p, cs, cols, k, end, dt, shift, in, sink, sums);
+  const std::uint32_t* id1 = cs.id1Data();
+  const std::uint32_t* id2 = cs.id2Data();
+  for (std::size_t k = b * kEnergyBlock; k < end; k += kLanes) {
+    // The bodies of the contacts kPrefetchAhead ahead into cache (their ids are in order in the
+    // columns, the bodies anywhere in memory).
+    for (std::size_t a = k + kPrefetchAhead; a < std::min(end, k + kPrefetchAhead + kLanes); ++a)
+      prefetchBodies(p, sink, id1[a], id2[a]);
+    evaluateBatch(p, cs, cols, k, end, dt, shift, in, sink, sums);
+  }
   return sums;
 }
 
@@ -362,18 +398,12 @@ ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt,
 #endif
 
   if (!parallel) {
-    // One thread: each contact is added to its two bodies' sums as soon as it is evaluated. A
-    // particle's sum then receives its contacts in increasing contact index starting from zero, the
-    // same operations in the same order as the gather below (f - F equals f + (-1) F exactly), so
-    // both paths give the same bits.
-    scratch.force.assign(n, Vec3::Zero());
-    scratch.torque.assign(n, Vec3::Zero());
-    const LoadSink sink{scratch.force.data(), scratch.torque.data(), nullptr};
+    // One thread: each contact is added to its two bodies' forces and torques as soon as it is
+    // evaluated. A particle's force then receives its contacts in increasing contact index, starting
+    // from the force it had before the stage: the same operations in the same order as the gather
+    // below (f - F equals f + (-1) F exactly), so both paths give the same bits.
+    const LoadSink sink{p.force.data(), p.torque.data(), nullptr};
     for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock(p, contacts, cols, nc, b, dt, shift, sink);
-    for (std::size_t i = 0; i < n; ++i) {
-      p.force[i] += scratch.force[i];
-      p.torque[i] += scratch.torque[i];
-    }
   } else {
     scratch.loads.resize(nc);
     const LoadSink sink{nullptr, nullptr, scratch.loads.data()};
@@ -381,25 +411,26 @@ ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt,
 #pragma omp parallel for schedule(static, 1)
     for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock(p, contacts, cols, nc, b, dt, shift, sink);
 
-    // Force gather: each particle sums its own contacts in increasing contact index (from the
-    // compact copies: 72 bytes per contact instead of the whole record).
+    // Force gather: each particle adds its own real contacts in increasing contact index (from the
+    // compact copies: 72 bytes per contact instead of the columns), as the one-thread path does.
     contacts.updateAdjacency(n);
     const auto& off = contacts.adjOffset();
     const auto& ent = contacts.adjEntry();
+    const std::uint8_t* real = contacts.realData();
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
     for (std::size_t i = 0; i < n; ++i) {
-      Vec3 f = Vec3::Zero(), t = Vec3::Zero();
-      // A contact that is not real holds zero force and torques (created so, and zeroed by
-      // separate()), so every entry is added without a branch on `real`. The second body
-      // receives -force (negation is exact).
+      Vec3 f = p.force[i], t = p.torque[i];
+      // The second body receives -force (negation is exact). Contacts that are not real are skipped
+      // as in the one-thread path (adding their zeros could turn a force of -0 into +0).
       for (std::uint32_t e = off[i]; e < off[i + 1] && (ent[e] >> 1) < nc; ++e) {  // (dormant ones last)
+        if (!real[ent[e] >> 1]) continue;
         const ContactLoad& c = scratch.loads[ent[e] >> 1];
         const bool second = (ent[e] & 1u) != 0;
         f += (second ? -1.0 : 1.0) * c.force;
         t += second ? c.torque2 : c.torque1;
       }
-      p.force[i] += f;
-      p.torque[i] += t;
+      p.force[i] = f;
+      p.torque[i] = t;
     }
   }
 

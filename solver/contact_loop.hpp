@@ -3,7 +3,7 @@
 // pair's geometry (one switch on the contact type), the Cundall law, and the contact's force and
 // torques stored on the contact; then every particle sums its own contacts in increasing contact
 // index (ContactStore adjacency). Both loops run under OpenMP and give the same bits for any thread
-// count: no floating-point sum depends on the schedule. With one thread the sums are made while
+// count: no floating-point sum depends on the schedule. With one thread the forces are added while
 // the contacts are evaluated, in the same order (no second pass over the contacts).
 
 #include "contacts.hpp"
@@ -25,7 +25,6 @@ struct ContactLoad {
 
 struct ContactScratch {
   std::vector<ContactStageResult> blocks;  // fixed-size block sums (deterministic reduction)
-  std::vector<Vec3> force, torque;         // per-particle sums of the one-thread path
   std::vector<ContactLoad> loads;          // per-contact copies for the gather (several threads)
 };
 
