@@ -251,10 +251,28 @@ inline void integrateFreeSphere(Particles& p, std::size_t i, const Vec3& gravity
   noteNonFinite(p, i, sums);
 }
 
+// The energy terms of the spheres stepped in lanes, summed lane by lane (each lane adds its
+// spheres in particle order) and added to the block's sums at the end of the block (lanes in order).
+struct LaneSums {
+  Lanes kinetic = 0.0, rotational = 0.0, gravity = 0.0, dampingNow = 0.0, dampingPending = 0.0;
+  bool used = false;
+  void addTo(IntegratorScratch::Sums& sums) const {
+    if (!used) return;
+    for (std::size_t j = 0; j < kLanes; ++j) {
+      sums.kinetic += kinetic[j];
+      sums.rotational += rotational[j];
+      sums.gravity += gravity[j];
+      sums.dampingNow += dampingNow[j];
+      sums.dampingPending += dampingPending[j];
+    }
+  }
+};
+
 // kLanes consecutive free spheres i0 .. i0 + kLanes - 1 at once: the same bits as integrateFreeSphere
-// on each (element-wise lane arithmetic), their terms added in particle order.
+// on each (element-wise lane arithmetic); their energy terms go to the lane sums, the fastest sphere
+// and the first non-finite state to the block's sums (particle order).
 inline void integrateFreeSpheres(Particles& p, std::size_t i0, const Vec3& gravity, double dt, double lambda,
-                                 IntegratorScratch::Sums& sums) {
+                                 IntegratorScratch::Sums& sums, LaneSums& laneSums) {
   const auto lanes = [&](auto get) __attribute__((always_inline)) { return Lanes([&](auto j) { return get(i0 + j); }); };
   const auto lanes3 = [&](const std::vector<Vec3>& a) __attribute__((always_inline)) {
     return V3<Lanes>{lanes([&](std::size_t i) { return a[i][0]; }), lanes([&](std::size_t i) { return a[i][1]; }),
@@ -266,6 +284,18 @@ inline void integrateFreeSpheres(Particles& p, std::size_t i0, const Vec3& gravi
                       lanes([&](std::size_t i) { return p.mass[i]; }),
                       lanes([&](std::size_t i) { return p.inertia[i][0]; })};
   const FreeSphereTerms<Lanes> e = stepFreeSphere(b, gravity, dt, lambda);
+  laneSums.used = true;
+  laneSums.kinetic += e.kinetic;
+  laneSums.gravity -= e.gravity.x;
+  laneSums.gravity -= e.gravity.y;
+  laneSums.gravity -= e.gravity.z;
+  laneSums.dampingNow -= e.dampingNow;
+  laneSums.dampingPending -= e.dampingPending;
+  laneSums.rotational += e.rotational;
+  const Lanes energy = e.kinetic + e.rotational;
+  // noteNonFinite: a NaN or inf anywhere makes the sum non-finite
+  const Lanes state = b.pos.x + b.pos.y + b.pos.z + (b.vel.x + b.vel.y + b.vel.z) + (b.angVel.x + b.angVel.y + b.angVel.z);
+  const bool finite = stdx::all_of(state - state == 0.0);
   for (std::size_t j = 0; j < kLanes; ++j) {
     const std::size_t i = i0 + j;
     p.pos[i] = Vec3(b.pos.x[j], b.pos.y[j], b.pos.z[j]);
@@ -277,9 +307,11 @@ inline void integrateFreeSpheres(Particles& p, std::size_t i0, const Vec3& gravi
       const Q4<double> q = rotatedLarge(p.angVel[i], p.ori[i], dt);
       return Quat(q.w, q.x, q.y, q.z);
     }();
-    addTerms(sums, i, e.kinetic[j], e.rotational[j], Vec3(e.gravity.x[j], e.gravity.y[j], e.gravity.z[j]),
-             e.dampingNow[j], e.dampingPending[j]);
-    noteNonFinite(p, i, sums);
+    if (energy[j] > sums.maxKinetic) {
+      sums.maxKinetic = energy[j];
+      sums.fastest = i;
+    }
+    if (!finite) noteNonFinite(p, i, sums);
   }
 }
 
@@ -295,6 +327,7 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
 #pragma omp parallel for schedule(static) if (nBlocks > 1)
   for (std::size_t b = 0; b < nBlocks; ++b) {
     IntegratorScratch::Sums sums;
+    LaneSums laneSums;
     const std::size_t end = std::min(n, (b + 1) * kEnergyBlock);
     std::size_t freeUntil = b * kEnergyBlock;  // [i, freeUntil): free spheres already stepped in lanes
     for (std::size_t i = b * kEnergyBlock; i < end; ++i) {
@@ -304,7 +337,7 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
         bool all = true;
         for (std::size_t j = i; all && j < i + kLanes; ++j) all = freeSphere(p, j, homo);
         if (all) {
-          integrateFreeSpheres(p, i, gravity, dt, lambda, sums);
+          integrateFreeSpheres(p, i, gravity, dt, lambda, sums, laneSums);
           freeUntil = i + kLanes;
           continue;
         }
@@ -374,6 +407,7 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
       p.velMidstep[i] = 1;
       noteNonFinite(p, i, sums);
     }
+    laneSums.addTo(sums);
     scratch.blocks[b] = sums;
   }
 
