@@ -288,16 +288,18 @@ struct LoadSink {
   ContactLoad* loads = nullptr;
 };
 
-// The kLanes consecutive contacts [k0, k0 + kLanes), those before `end`: the ones that were real at
-// the last step go through the kernel together (contact_kernel.hpp, one per lane), the others
-// (new contacts, potential contacts that are not real) through evaluateOther(). Their force and
-// torques are then handed to the sink, and their energies added to `sums`, in contact order. Which
-// path a contact takes depends only on that contact, and a lane's bits do not depend on the other
-// lanes: the result is the same for any thread count and any batch composition. `in` holds valid
+// A batch: the kLanes consecutive contacts [k0, k0 + kLanes), those before `end`. The ones that
+// were real at the last step go through the kernel together (contact_kernel.hpp, one per lane), the
+// others (new contacts, potential contacts that are not real) through evaluateOther(). Their force
+// and torques are then handed to the sink, and their energies added to the block's sums, in contact
+// order. Which path a contact takes depends only on that contact, and a lane's bits do not depend on
+// the other lanes: the result is the same for any thread count and any batch composition.
+
+// Stages the kernel lanes of the batch at k0 and tells whether there is any; `in` holds valid
 // (possibly stale) data in every lane.
-inline void evaluateBatch(const Particles& p, ContactStore& cs, double* const* cols, std::size_t k0, std::size_t end, double dt,
-                          const PeriodicShift* shift, LaneInputs<inCount>& in, const LoadSink& sink, ContactStageResult& sums) {
-  std::uint8_t* real = cs.realData();
+inline bool stageBatch(const Particles& p, const ContactStore& cs, std::size_t k0, std::size_t end, const PeriodicShift* shift,
+                       LaneInputs<inCount>& in) {
+  const std::uint8_t* real = cs.realData();
   const std::size_t n = std::min(kLanes, end - k0);
   bool any = false;
   for (std::size_t j = 0; j < kLanes; ++j) {
@@ -309,8 +311,15 @@ inline void evaluateBatch(const Particles& p, ContactStore& cs, double* const* c
       in.at(inKernel, j) = 0.0;
     }
   }
-  LaneOutputs out;
-  if (any) realContactBatch(in, ColumnBatch{cols, k0}, dt, out);
+  return any;
+}
+
+// The rest of the batch at k0 after the kernel (its results in `out`): the other contacts, the sink
+// and the energy sums, in contact order.
+inline void finishBatch(const Particles& p, ContactStore& cs, double* const* cols, std::size_t k0, std::size_t end, double dt,
+                        const PeriodicShift* shift, const LaneOutputs& out, const LoadSink& sink, ContactStageResult& sums) {
+  std::uint8_t* real = cs.realData();
+  const std::size_t n = std::min(kLanes, end - k0);
   const double* elastic = cols[col::elastic];
   const double* dissipated = cols[col::dissipated];
   for (std::size_t j = 0; j < n; ++j) {
@@ -364,18 +373,25 @@ inline void prefetchBodies(const Particles& p, const LoadSink& sink, std::uint32
 inline ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, double* const* cols, std::size_t nc,
                                         std::size_t b, double dt, const PeriodicShift* shift, const LoadSink& sink) {
   static_assert(kEnergyBlock % kLanes == 0 && kColumnPad % kLanes == 0);
-  LaneInputs<inCount> in;
-  for (std::size_t j = 0; j < kLanes; ++j) stageIdleLane(in, j);
+  // Two staging buffers: the next batch is staged while the kernel's results of this one are still
+  // on their way (the kernel is a long chain of square roots and divisions), before its sums.
+  LaneInputs<inCount> in[2];
+  for (auto& x : in)
+    for (std::size_t j = 0; j < kLanes; ++j) stageIdleLane(x, j);
   ContactStageResult sums;
-  const std::size_t end = std::min(nc, (b + 1) * kEnergyBlock);
+  const std::size_t begin = b * kEnergyBlock, end = std::min(nc, (b + 1) * kEnergyBlock);
   const std::uint32_t* id1 = cs.id1Data();
   const std::uint32_t* id2 = cs.id2Data();
-  for (std::size_t k = b * kEnergyBlock; k < end; k += kLanes) {
+  bool any = begin < end && stageBatch(p, cs, begin, end, shift, in[0]);
+  for (std::size_t k = begin, s = 0; k < end; k += kLanes, s ^= 1) {
+    LaneOutputs out;
+    if (any) realContactBatch(in[s], ColumnBatch{cols, k}, dt, out);
     // The bodies of the contacts kPrefetchAhead ahead into cache (their ids are in order in the
     // columns, the bodies anywhere in memory).
     for (std::size_t a = k + kPrefetchAhead; a < std::min(end, k + kPrefetchAhead + kLanes); ++a)
       prefetchBodies(p, sink, id1[a], id2[a]);
-    evaluateBatch(p, cs, cols, k, end, dt, shift, in, sink, sums);
+    any = k + kLanes < end && stageBatch(p, cs, k + kLanes, end, shift, in[s ^ 1]);
+    finishBatch(p, cs, cols, k, end, dt, shift, out, sink, sums);
   }
   return sums;
 }
