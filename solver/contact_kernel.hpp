@@ -50,7 +50,8 @@ template <class T>
   const Q4<T> qPrev = h.frame;
   // seed: mid-step normal n_mid = (n_prev + n)/|n_prev + n|
   const V3<T> nSum = h.normal + s.n;
-  const V3<T> nMid = (1.0 / sqrt(dot(nSum, nSum))) * nSum;
+  const T invLen = 1.0 / sqrt(dot(nSum, nSum));
+  const V3<T> nMid = invLen * nSum;
   // seed: bending rotation o_r = n_prev x n_curr and twisting rotation
   // o_t = n_mid (n_mid . (w1 + w2)/2) dt, applied to the frame. The seed's first-order column update
   // a - a x o_r - a x o_t followed by re-normalisation is done here as the composition of the same
@@ -63,17 +64,21 @@ template <class T>
                     2.0 * (qPrev.x * qPrev.z - qPrev.w * qPrev.y)};
   const V3<T> oR = cross(xPrev, s.n);
   const Q4<T> bent = Q4<T>{1.0 + dot(xPrev, s.n), oR.x, oR.y, oR.z} * qPrev;
-  const T halfTwist = 0.5 * dot(nMid, 0.5 * (s.w1 + s.w2)) * dt;
+  // (n_mid . w as (n_prev + n) . w / |n_prev + n|: the dot product does not wait for the square root)
+  const T halfTwist = 0.5 * (dot(nSum, 0.5 * (s.w1 + s.w2)) * invLen) * dt;
   const V3<T> t = halfTwist * s.n;  // twist quaternion (1, t): (1, t) b = (b_w - t.b_v, b_v + b_w t + t x b_v)
   const V3<T> bv{bent.x, bent.y, bent.z};
   const V3<T> cv = bv + bent.w * t + cross(t, bv);
-  Q4<T> q{bent.w - dot(t, bv), cv.x, cv.y, cv.z};
-  const T inv = 1.0 / sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
-  q = {inv * q.w, inv * q.x, inv * q.y, inv * q.z};
+  const Q4<T> qRaw{bent.w - dot(t, bv), cv.x, cv.y, cv.z};
+  const T len = sqrt(qRaw.w * qRaw.w + qRaw.x * qRaw.x + qRaw.y * qRaw.y + qRaw.z * qRaw.z);
+  const T inv = 1.0 / len;
+  const Q4<T> q{inv * qRaw.w, inv * qRaw.x, inv * qRaw.y, inv * qRaw.z};
   // seed: mid-step frame Slerp(T_prev, T_curr, 1/2); for unit quaternions on the short arc this is the
-  // rotation of m = q_prev + q_curr, normalised below inside T_mid.
-  const T sgn = select(qPrev.w * q.w + qPrev.x * q.x + qPrev.y * q.y + qPrev.z * q.z < 0.0, T(-1.0), T(1.0));
-  const Q4<T> m{qPrev.w + sgn * q.w, qPrev.x + sgn * q.x, qPrev.y + sgn * q.y, qPrev.z + sgn * q.z};
+  // rotation of q_prev + q_curr, here of m = |q_raw| q_prev + q_raw (the same direction; it does not
+  // wait for the division), normalised below inside T_mid.
+  const T sgn = select(qPrev.w * qRaw.w + qPrev.x * qRaw.x + qPrev.y * qRaw.y + qPrev.z * qRaw.z < 0.0, T(-1.0), T(1.0));
+  const Q4<T> m{len * qPrev.w + sgn * qRaw.w, len * qPrev.x + sgn * qRaw.x, len * qPrev.y + sgn * qRaw.y,
+                len * qPrev.z + sgn * qRaw.z};
   // seed: relative velocity at the contact point from the branch vectors (arms on the normal:
   // (v2 - v1) - (a1 w1 + a2 w2) x n), normal part removed with the mid-step normal
   V3<T> vr = s.dv - cross(s.a1 * s.w1 + s.a2 * s.w2, s.n);
