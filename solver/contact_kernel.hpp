@@ -83,18 +83,18 @@ template <class T>
   // (v2 - v1) - (a1 w1 + a2 w2) x n), normal part removed with the mid-step normal
   V3<T> vr = s.dv - cross(s.a1 * s.w1 + s.a2 * s.w2, s.n);
   vr = vr - dot(nMid, vr) * nMid;
-  // Global -> local rotation T_mid = R(m/|m|)^T = I + k (w [v]x + [v]x^2)^T with k = 2/|m|^2 (one
-  // division, no square root).
+  // Global -> local rotation T_mid = R(m/|m|)^T: T_mid x = x + k (v x (v x x) - w (v x x)) with
+  // (w, v) = m and k = 2/|m|^2 (one division, no square root; the cross products do not wait for it).
   const T k = 2.0 / (m.w * m.w + m.x * m.x + m.y * m.y + m.z * m.z);
-  const T xx = k * m.x * m.x, yy = k * m.y * m.y, zz = k * m.z * m.z;
-  const T xy = k * m.x * m.y, xz = k * m.x * m.z, yz = k * m.y * m.z;
-  const T wx = k * m.w * m.x, wy = k * m.w * m.y, wz = k * m.w * m.z;
-  const V3<T> row0{1.0 - yy - zz, xy + wz, xz - wy}, row1{xy - wz, 1.0 - xx - zz, yz + wx},
-      row2{xz + wy, yz - wx, 1.0 - xx - yy};
-  const V3<T> vrDt = dt * vr, wDt = dt * (s.w2 - s.w1);
-  h.uY = h.uY + dot(row1, vrDt);  // seed: u_curr = u_prev + T_mid v_r dt (shear components)
-  h.uZ = h.uZ + dot(row2, vrDt);
-  h.phi = h.phi + V3<T>{dot(row0, wDt), dot(row1, wDt), dot(row2, wDt)};  // seed: phi += T_mid (w2 - w1) dt
+  const V3<T> mv{m.x, m.y, m.z};
+  const auto toLocal = [&](const V3<T>& x) __attribute__((always_inline)) {
+    const V3<T> c = cross(mv, x);
+    return x + k * (cross(mv, c) - m.w * c);
+  };
+  const V3<T> duLocal = toLocal(dt * vr), dphiLocal = toLocal(dt * (s.w2 - s.w1));
+  h.uY = h.uY + duLocal.y;  // seed: u_curr = u_prev + T_mid v_r dt (shear components)
+  h.uZ = h.uZ + duLocal.z;
+  h.phi = h.phi + dphiLocal;  // seed: phi += T_mid (w2 - w1) dt
   h.frame = q;
   h.normal = s.n;
 }
