@@ -90,17 +90,21 @@ inline void evaluate(const Particles& p, Contact& c, double dt, const PeriodicSh
   storeResult(c, g, cundallLaw(c.phys, g.u, uPrevY, uPrevZ));
 }
 
-// Body inputs of a batch, staged lane by lane: each lane's fields are written with scalar stores and
-// each field is read back as lanes with scalar loads (a wide load of narrow stores would stall store
-// forwarding). The contacts' own fields are read from the store's columns with vector loads.
+// Body inputs of a batch, field by field: each lane's fields are written with scalar stores and each
+// field is read as lanes with one vector load. The batch is staged a whole kernel before it is read
+// (evaluateBlock), so the stores have reached the cache by then (a wide load of recent narrow stores
+// would wait for them). The contacts' own fields are read from the store's columns.
 template <std::size_t N>
 struct LaneInputs {
-  double lane[kLanes][N];
-  double& at(std::size_t i, std::size_t j) { return lane[j][i]; }
-  Lanes load(std::size_t i) const { return Lanes([&](auto j) { return lane[j][i]; }); }
+  struct alignas(64) Field {
+    double v[kLanes];
+  };
+  Field field[N];
+  double& at(std::size_t i, std::size_t j) { return field[i].v[j]; }
+  Lanes load(std::size_t i) const { return Lanes(field[i].v, stdx::vector_aligned); }
   V3<Lanes> v3(std::size_t i) const { return {load(i), load(i + 1), load(i + 2)}; }
   void set(std::size_t i, std::size_t j, const Vec3& x) {
-    for (int w = 0; w < 3; ++w) lane[j][i + static_cast<std::size_t>(w)] = x[w];
+    for (std::size_t w = 0; w < 3; ++w) field[i + w].v[j] = x[static_cast<Eigen::Index>(w)];
   }
 };
 
@@ -169,7 +173,7 @@ struct ColumnBatch {
 
 // A lane the kernel does not use: a valid, separated state (its results are not stored).
 inline void stageIdleLane(LaneInputs<inCount>& in, std::size_t j) {
-  for (double& v : in.lane[j]) v = 0.0;
+  for (std::size_t i = 0; i < inCount; ++i) in.at(i, j) = 0.0;
   in.at(inD, j) = 3.0;
   in.at(inR1, j) = in.at(inR2, j) = 1.0;
 }

@@ -36,15 +36,15 @@ inline Kick kick(const Vec3& v, const Vec3& F, double invMass, double dt, double
     // stored v is v(0) and v(-dt/2) = v(0) - a_d dt/2, so the estimate v(-dt/2) + a dt/2 equals
     // v(0) + lambda s a dt/2; taking s = +1 here is self-consistent in every case (if it yields
     // s = -1, then v(0) opposes F by more than lambda |a| dt/2 and s = -1 is consistent too).
-    const double vEst = (first && adjust) ? v[w] + lambda * a * dt / 2 : v[w] + a * dt / 2;
+    const double vEst = (first && adjust) ? v[w] + lambda * a * dt / 2 : v[w] + a * (0.5 * dt);
     const double s = signum(F[w] * vEst);
     const double aDamped = a * (1.0 - lambda * s);
-    k.dampForce[w] = -lambda * s * F[w];
+    k.dampForce[w] = -((lambda * s) * F[w]);
     if (first && adjust) {
       k.vOnStep[w] = v[w];
       k.vNew[w] = v[w] + aDamped * dt / 2;
     } else {
-      k.vOnStep[w] = v[w] + aDamped * dt / 2;
+      k.vOnStep[w] = v[w] + 0.5 * (aDamped * dt);
       k.vNew[w] = v[w] + aDamped * dt;
     }
   }
@@ -153,13 +153,16 @@ inline Lanes signumOf(const Lanes& x) { return select(x > 0.0, Lanes(1.0), Lanes
 template <class T>
 [[gnu::always_inline]] inline void kickComponent(const T& v, const T& F, const T& invMass, double dt, double lambda, T& vNew,
                                                  T& vOnStep, T& damp) {
+  // (x * (dt/2) and (x * dt) / 2 are the same number: halving is exact)
   const T a = F * invMass;
-  const T vEst = v + a * dt / 2;
+  const T vEst = v + a * (0.5 * dt);
   const T s = signumOf(F * vEst);
-  const T aDamped = a * (1.0 - lambda * s);
-  damp = -lambda * s * F;
-  vOnStep = v + aDamped * dt / 2;
-  vNew = v + aDamped * dt;
+  const T ls = lambda * s;
+  const T aDamped = a * (1.0 - ls);
+  damp = -(ls * F);
+  const T aDt = aDamped * dt;
+  vOnStep = v + 0.5 * aDt;
+  vNew = v + aDt;
 }
 
 // The three components of a kick and the damping terms of the energy ledger at t_n (trapezoid
