@@ -274,18 +274,15 @@ struct LaneSums {
 // kLanes consecutive free spheres i0 .. i0 + kLanes - 1 at once: the same bits as integrateFreeSphere
 // on each (element-wise lane arithmetic); their energy terms go to the lane sums, the fastest sphere
 // and the first non-finite state to the block's sums (particle order).
+static_assert(sizeof(Vec3) == 3 * sizeof(double) && sizeof(Quat) == 4 * sizeof(double),
+              "Particles' arrays of vectors and quaternions are read as arrays of doubles");
+
 inline void integrateFreeSpheres(Particles& p, std::size_t i0, const Vec3& gravity, double dt, double lambda,
                                  IntegratorScratch::Sums& sums, LaneSums& laneSums) {
-  const auto lanes = [&](auto get) __attribute__((always_inline)) { return Lanes([&](auto j) { return get(i0 + j); }); };
-  const auto lanes3 = [&](const std::vector<Vec3>& a) __attribute__((always_inline)) {
-    return V3<Lanes>{lanes([&](std::size_t i) { return a[i][0]; }), lanes([&](std::size_t i) { return a[i][1]; }),
-                     lanes([&](std::size_t i) { return a[i][2]; })};
-  };
-  FreeSphere<Lanes> b{lanes3(p.pos), lanes3(p.vel), lanes3(p.force), lanes3(p.angVel), lanes3(p.torque),
-                      {lanes([&](std::size_t i) { return p.ori[i].w(); }), lanes([&](std::size_t i) { return p.ori[i].x(); }),
-                       lanes([&](std::size_t i) { return p.ori[i].y(); }), lanes([&](std::size_t i) { return p.ori[i].z(); })},
-                      lanes([&](std::size_t i) { return p.mass[i]; }),
-                      lanes([&](std::size_t i) { return p.inertia[i][0]; })};
+  const auto v3 = [&](const std::vector<Vec3>& a) __attribute__((always_inline)) { return loadV3Lanes(a[i0].data()); };
+  const Q4<Lanes> ori = loadQuatLanes(p.ori[i0].coeffs().data());
+  FreeSphere<Lanes> b{v3(p.pos), v3(p.vel), v3(p.force), v3(p.angVel), v3(p.torque), ori,
+                      Lanes(&p.mass[i0], stdx::element_aligned), v3(p.inertia).x};
   const FreeSphereTerms<Lanes> e = stepFreeSphere(b, gravity, dt, lambda);
   laneSums.used = true;
   laneSums.kinetic += e.kinetic;
@@ -299,17 +296,18 @@ inline void integrateFreeSpheres(Particles& p, std::size_t i0, const Vec3& gravi
   // noteNonFinite: a NaN or inf anywhere makes the sum non-finite
   const Lanes state = b.pos.x + b.pos.y + b.pos.z + (b.vel.x + b.vel.y + b.vel.z) + (b.angVel.x + b.angVel.y + b.angVel.z);
   const bool finite = stdx::all_of(state - state == 0.0);
+  storeV3Lanes(p.pos[i0].data(), b.pos);
+  storeV3Lanes(p.vel[i0].data(), b.vel);
+  storeV3Lanes(p.angVel[i0].data(), b.angVel);
+  storeV3Lanes(p.angMom[i0].data(), {b.inertia * b.angVel.x, b.inertia * b.angVel.y, b.inertia * b.angVel.z});
+  storeQuatLanes(p.ori[i0].coeffs().data(), b.ori);
   for (std::size_t j = 0; j < kLanes; ++j) {
     const std::size_t i = i0 + j;
-    p.pos[i] = Vec3(b.pos.x[j], b.pos.y[j], b.pos.z[j]);
-    p.vel[i] = Vec3(b.vel.x[j], b.vel.y[j], b.vel.z[j]);
-    p.angVel[i] = Vec3(b.angVel.x[j], b.angVel.y[j], b.angVel.z[j]);
-    p.angMom[i] = b.inertia[j] * p.angVel[i];
     const double h = e.halfAngle[j];
-    p.ori[i] = h > 0.0 && h < 0.02 ? Quat(b.ori.w[j], b.ori.x[j], b.ori.y[j], b.ori.z[j]) : [&] {
-      const Q4<double> q = rotatedLarge(p.angVel[i], p.ori[i], dt);
-      return Quat(q.w, q.x, q.y, q.z);
-    }();
+    if (!(h > 0.0 && h < 0.02)) {  // outside rotationQuatSmall's range: from the orientation at t_n
+      const Q4<double> q = rotatedLarge(p.angVel[i], Quat(ori.w[j], ori.x[j], ori.y[j], ori.z[j]), dt);
+      p.ori[i] = Quat(q.w, q.x, q.y, q.z);
+    }
     if (energy[j] > sums.maxKinetic) {
       sums.maxKinetic = energy[j];
       sums.fastest = i;
