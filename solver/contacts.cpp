@@ -1,5 +1,6 @@
 #include "contacts.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace dem {
@@ -141,6 +142,31 @@ void ContactStore::updateAdjacency(std::size_t nParticles) {
   }
   adjacencyValid_ = true;
   adjParticles_ = nParticles;
+}
+
+void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
+  std::vector<std::uint32_t> order(end - begin);
+  for (std::size_t m = 0; m < order.size(); ++m) order[m] = static_cast<std::uint32_t>(begin + m);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return pairKey(id1_[a], id2_[a]) < pairKey(id1_[b], id2_[b]);
+  });
+  bool moved = false;
+  for (std::size_t m = 0; m < order.size(); ++m) moved = moved || order[m] != begin + m;
+  if (!moved) return;
+  const auto apply = [&](auto& v) {
+    const auto old = std::vector<typename std::decay_t<decltype(v)>::value_type>(v.begin() + static_cast<std::ptrdiff_t>(begin),
+                                                                                  v.begin() + static_cast<std::ptrdiff_t>(end));
+    for (std::size_t m = 0; m < order.size(); ++m) v[begin + m] = old[order[m] - begin];
+  };
+  for (Column& x : col_) apply(x);
+  apply(id1_);
+  apply(id2_);
+  apply(type_);
+  apply(real_);
+  apply(cellDist_);
+  for (std::size_t m = 0; m < order.size(); ++m)
+    if (order[m] != begin + m) place(begin + m);
+  adjacencyValid_ = false;
 }
 
 void ContactStore::place(std::size_t index) {

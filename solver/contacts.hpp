@@ -152,9 +152,11 @@ class ContactStore {
   }
 
   // Moves the contacts that are real in front of those that are not (swapping pairs that are out of
-  // place; the pair map follows) and remembers where the real ones end. The contact loop runs its
-  // batches on the real contacts, kLanes consecutive ones at a time: kept together, few lanes idle.
-  // Called after each collider run; the order depends only on the previous order.
+  // place; the pair map follows), sorts the real ones by (id1, id2) and remembers where they end.
+  // The contact loop runs its batches on the real contacts, kLanes consecutive ones at a time: kept
+  // together, few lanes idle; sorted, consecutive contacts read nearby bodies (particle 1 in
+  // increasing order). Called after each collider run; the order depends only on the previous order
+  // and the pairs.
   void partitionReal() { partition([](const Contact&) { return false; }); }
   // The same, and then the contacts that are not real are split in two: first those that may touch
   // before the collider's next run, then the dormant ones (dormant(c) true; only contacts that are
@@ -166,6 +168,7 @@ class ContactStore {
     const std::size_t real = partitionBy(0, [&](std::size_t k) { return real_[k] != 0; });
     realEnd_ = real;
     activeEnd_ = partitionBy(real, [&](std::size_t k) { return !dormant(get(k)); });
+    sortByBodies(0, real);
     for (std::size_t k = activeEnd_; k < size_; ++k) col_[col::dissipated][k] = 0.0;
   }
   // The end of the real contacts at the last partition (contacts formed or separated since are on
@@ -201,6 +204,8 @@ class ContactStore {
   void place(std::size_t index);
   void resizeColumns(std::size_t n);  // size() becomes n; new and dropped entries hold a default Contact
   void swap(std::size_t a, std::size_t b);
+  // Sorts the contacts [begin, end) by (id1, id2) (the pair map follows).
+  void sortByBodies(std::size_t begin, std::size_t end);
   // Moves the contacts from `from` on that satisfy `first` in front of the others (swapping pairs
   // out of place, the pair map following) and returns where they end.
   template <class First>

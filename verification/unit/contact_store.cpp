@@ -1,7 +1,8 @@
 // Unit: ContactStore::partitionReal, which the scene calls after every collider run so that the
 // contact loop streams the records of real contacts only. Reference: the store before the call.
-// Afterwards the real contacts come first and end at realEnd(), the set of pairs and every record
-// are unchanged, the pair map gives each pair's new index, and a second call moves nothing.
+// Afterwards the real contacts come first, sorted by (id1, id2), and end at realEnd(); the set of
+// pairs and every record are unchanged, the pair map gives each pair's new index, and a second call
+// moves nothing.
 // Dormant contacts (ContactStore::partition with Collider::dormant), which the contact loop skips
 // until the collider's next run: reference, the bodies' gap computed directly at every step of a
 // stirred pour. None of them may overlap before that run, and they must hold no force.
@@ -45,6 +46,10 @@ BOOST_AUTO_TEST_CASE(partition_puts_real_contacts_first) {
     if (std::find_if(before.begin(), before.end(), [&](const Contact& b) { return sameContact(b, c); }) == before.end())
       ++lost;
   }
+  std::size_t unsorted = 0;  // the real contacts in increasing (id1, id2)
+  for (std::size_t k = 1; k < real; ++k)
+    unsorted += pairKey(store.id1(k - 1), store.id2(k - 1)) >= pairKey(store.id1(k), store.id2(k));
+  BOOST_TEST(unsorted == 0u);
   BOOST_TEST(misplaced == 0u);
   BOOST_TEST(wrongIndex == 0u);
   BOOST_TEST(lost == 0u);  // every record is one of the originals (and the sizes agree)
