@@ -514,6 +514,7 @@ Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name
     readPeriodicCollider(r, s.periodicCollider, s.particles.size());
   }
   if (!r.done()) r.fail("trailing data");
+  s.recoverContactMarks();
   return s;
 }
 

@@ -136,8 +136,9 @@ bool Collider::needsRun(const Particles& p) const {
 }
 
 bool Collider::dormant(const Particles& p, const Contact& c) const {
-  const Vec3& x1 = p.pos[c.id1];
-  const Vec3& x2 = p.pos[c.id2];
+  if (!initialised_ || refPos_.size() != p.size()) return false;
+  const Vec3& x1 = refPos_[c.id1];
+  const Vec3& x2 = refPos_[c.id2];
   const double gap = c.type == ContactType::SphereWall
                          ? (x1 - x2).dot(p.walls[p.shapeIndex[c.id2]].normal) - p.radius[c.id1]
                          : (x2 - x1).norm() - (p.radius[c.id1] + p.radius[c.id2]);

@@ -47,9 +47,9 @@ class Collider {
   bool update(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts);
 
   bool needsRun(const Particles& p) const;
-  // Whether contact c cannot become real before the next run (asked right after a run, for the
-  // contact loop to skip it; ContactStore::partition): its gap now exceeds 2 dL by more than
-  // round-off, and until the next run no body moves farther than dL from where it is now.
+  // Whether contact c cannot become real before the next run (for the contact loop to skip it;
+  // ContactStore::partition): its gap at the last run (reference positions) exceeds 2 dL by more
+  // than round-off, and until the next run no body moves farther than dL from there.
   bool dormant(const Particles& p, const Contact& c) const;
   double sweepLength() const { return dL_; }
   std::uint64_t runs() const { return runs_; }

@@ -171,6 +171,19 @@ class ContactStore {
     sortByBodies(0, real);
     for (std::size_t k = activeEnd_; k < size_; ++k) col_[col::dissipated][k] = 0.0;
   }
+  // After the store was read back (a checkpoint): the marks of the last partition recovered from the
+  // order, without moving any contact: realEnd after the leading real contacts, activeEnd before the
+  // longest tail of contacts that are not real, hold no `dissipated` and are dormant (as partition()
+  // left them; any such tail may be skipped).
+  template <class Dormant>
+  void recoverMarks(Dormant&& dormant) {
+    std::size_t r = 0;
+    while (r < size_ && real_[r]) ++r;
+    std::size_t a = size_;
+    while (a > r && !real_[a - 1] && col_[col::dissipated][a - 1] == 0.0 && dormant(get(a - 1))) --a;
+    realEnd_ = r;
+    activeEnd_ = a;
+  }
   // The end of the real contacts at the last partition (contacts formed or separated since are on
   // either side); the whole list before the first partition.
   std::size_t realEnd() const { return realEnd_ < size_ ? realEnd_ : size_; }

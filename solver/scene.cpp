@@ -95,6 +95,11 @@ void Scene::updateCollider() {
   }
 }
 
+void Scene::recoverContactMarks() {
+  if (cell) contacts.recoverMarks([](const Contact&) { return false; });
+  else contacts.recoverMarks([&](const Contact& c) { return collider.dormant(particles, c); });
+}
+
 // dt := safety * (global-stiffness estimate) with the contacts present at t_n: the collider runs
 // first (contactForces() then finds it up to date), and the estimator counts pairs that overlap now
 // (across the periodic boundary with their images).

@@ -125,6 +125,11 @@ class Scene {
   // step. Returns whether the cell changed. Called after every step when cell->flipFlippable.
   bool flipCell();
 
+  // After the contacts and the collider state were restored (io/checkpoint.hpp): recovers which
+  // contacts the contact loop may skip (ContactStore::recoverMarks with Collider::dormant), as after
+  // the last collider run; nothing moves, so a resumed run stays bit-identical and as fast.
+  void recoverContactMarks();
+
   void step();
   void run(std::uint64_t steps);
 
