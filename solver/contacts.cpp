@@ -145,11 +145,11 @@ void ContactStore::updateAdjacency(std::size_t nParticles) {
 }
 
 void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(end - begin);
+  for (std::size_t k = begin; k < end; ++k) keyed[k - begin] = {pairKey(id1_[k], id2_[k]), static_cast<std::uint32_t>(k)};
+  std::sort(keyed.begin(), keyed.end());  // (pairs are unique: no ties)
   std::vector<std::uint32_t> order(end - begin);
-  for (std::size_t m = 0; m < order.size(); ++m) order[m] = static_cast<std::uint32_t>(begin + m);
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return pairKey(id1_[a], id2_[a]) < pairKey(id1_[b], id2_[b]);
-  });
+  for (std::size_t m = 0; m < order.size(); ++m) order[m] = keyed[m].second;
   bool moved = false;
   for (std::size_t m = 0; m < order.size(); ++m) moved = moved || order[m] != begin + m;
   if (!moved) return;

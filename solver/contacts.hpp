@@ -152,11 +152,12 @@ class ContactStore {
   }
 
   // Moves the contacts that are real in front of those that are not (swapping pairs that are out of
-  // place; the pair map follows), sorts the real ones by (id1, id2) and remembers where they end.
-  // The contact loop runs its batches on the real contacts, kLanes consecutive ones at a time: kept
-  // together, few lanes idle; sorted, consecutive contacts read nearby bodies (particle 1 in
-  // increasing order). Called after each collider run; the order depends only on the previous order
-  // and the pairs.
+  // place; the pair map follows), sorts the real ones by (id1, id2) when more than 1/64 of them are
+  // out of order, and remembers where they end. The contact loop runs its batches on the real
+  // contacts, kLanes consecutive ones at a time: kept together, few lanes idle; sorted, consecutive
+  // contacts read nearby bodies (particle 1 in increasing order). Called after each collider run;
+  // the order depends only on the previous order and the pairs (so a resumed run sorts when the
+  // straight one does).
   void partitionReal() { partition([](const Contact&) { return false; }); }
   // The same, and then the contacts that are not real are split in two: first those that may touch
   // before the collider's next run, then the dormant ones (dormant(c) true; only contacts that are
@@ -168,7 +169,7 @@ class ContactStore {
     const std::size_t real = partitionBy(0, [&](std::size_t k) { return real_[k] != 0; });
     realEnd_ = real;
     activeEnd_ = partitionBy(real, [&](std::size_t k) { return !dormant(get(k)); });
-    sortByBodies(0, real);
+    if (needsSort(0, real)) sortByBodies(0, real);
     for (std::size_t k = activeEnd_; k < size_; ++k) col_[col::dissipated][k] = 0.0;
   }
   // After the store was read back (a checkpoint): the marks of the last partition recovered from the
@@ -219,6 +220,12 @@ class ContactStore {
   void swap(std::size_t a, std::size_t b);
   // Sorts the contacts [begin, end) by (id1, id2) (the pair map follows).
   void sortByBodies(std::size_t begin, std::size_t end);
+  // Whether more than 1/64 of the contacts [begin, end) follow one with a larger (id1, id2).
+  bool needsSort(std::size_t begin, std::size_t end) const {
+    std::size_t descents = 0;
+    for (std::size_t k = begin + 1; k < end; ++k) descents += pairKey(id1_[k - 1], id2_[k - 1]) > pairKey(id1_[k], id2_[k]);
+    return 64 * descents > end - begin;
+  }
   // Moves the contacts from `from` on that satisfy `first` in front of the others (swapping pairs
   // out of place, the pair map following) and returns where they end.
   template <class First>
