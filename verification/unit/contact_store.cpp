@@ -19,14 +19,22 @@ using namespace dem;
 
 using dem::test::sameContact;
 
-BOOST_AUTO_TEST_SUITE(contact_store)
-
-BOOST_AUTO_TEST_CASE(partition_puts_real_contacts_first) {
+namespace {
+// 400 spheres poured with random initial velocities, after `steps` steps.
+Scene stirredPour(std::uint64_t steps) {
   DepositionSpec spec;
   spec.n = 400;
   spec.speed = 0.3;
   Scene s = depositionScene(spec);
-  s.run(4000);
+  s.run(steps);
+  return s;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(contact_store)
+
+BOOST_AUTO_TEST_CASE(partition_puts_real_contacts_first) {
+  const Scene s = stirredPour(4000);
   // The scene's store, partitioned at its last collider run, in reverse: real contacts mostly behind.
   ContactStore store;
   for (std::size_t k = s.contacts.size(); k-- > 0;) store.add(s.contacts.get(k));
@@ -61,11 +69,7 @@ BOOST_AUTO_TEST_CASE(partition_puts_real_contacts_first) {
 }
 
 BOOST_AUTO_TEST_CASE(dormant_contacts_never_touch_before_the_next_collider_run) {
-  DepositionSpec spec;
-  spec.n = 400;
-  spec.speed = 0.3;
-  Scene s = depositionScene(spec);
-  s.run(500);
+  Scene s = stirredPour(500);
   const Particles& p = s.particles;
   std::size_t checked = 0, overlapping = 0, notClean = 0, partitions = 0, steps = 0;
   for (; steps < 3000; ++steps) {
