@@ -25,7 +25,8 @@
 // Pairs of two walls never form contacts.
 // For the same reason a potential contact whose gap exceeds 2 dL at a run cannot touch before the
 // next run (gap = |x2 - x1| - (r1 + r2), sphere-wall (x1 - p).n_wall - r1): the scene marks such
-// contacts dormant and the contact loop skips them until then (Collider::dormant).
+// contacts dormant and the contact loop skips them until then (Collider::dormant). Both the boxes
+// and this criterion take the radii as fixed between runs.
 
 #include "contacts.hpp"
 #include "materials.hpp"
