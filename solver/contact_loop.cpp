@@ -45,14 +45,15 @@ inline void storeResult(Contact& c, const ContactGeom& g, const CundallResult& r
   c.dissipated = r.dissipated;
 }
 
-// Particle 2's position and mid-step velocity as they enter contact c (its periodic image if any).
-inline Vec3 secondPosition(const Particles& p, const Contact& c, const PeriodicShift* shift) {
-  if (shift && !c.cellDist.isZero()) return p.pos[c.id2] + shift->H * c.cellDist.cast<double>();
-  return p.pos[c.id2];
+// Particle 2 (id2) of a contact with cell distance k: its position and mid-step velocity as they
+// enter the contact (its periodic image if any).
+inline Vec3 secondPosition(const Particles& p, std::uint32_t id2, const Eigen::Vector3i& k, const PeriodicShift* shift) {
+  if (shift && !k.isZero()) return p.pos[id2] + shift->H * k.cast<double>();
+  return p.pos[id2];
 }
-inline Vec3 secondVelocity(const Particles& p, const Contact& c, const PeriodicShift* shift) {
-  if (shift && !c.cellDist.isZero()) return p.vel[c.id2] + shift->vel * c.cellDist.cast<double>();
-  return p.vel[c.id2];
+inline Vec3 secondVelocity(const Particles& p, std::uint32_t id2, const Eigen::Vector3i& k, const PeriodicShift* shift) {
+  if (shift && !k.isZero()) return p.vel[id2] + shift->vel * k.cast<double>();
+  return p.vel[id2];
 }
 
 // A contact whose bodies do not overlap at t_n: no force (a real one separates).
@@ -66,7 +67,7 @@ inline void apart(Contact& c) {
 inline void evaluate(const Particles& p, Contact& c, double dt, const PeriodicShift* shift) {
   const std::uint32_t i1 = c.id1, i2 = c.id2;
   SpherePair s;
-  const Vec3 x2 = secondPosition(p, c, shift);
+  const Vec3 x2 = secondPosition(p, i2, c.cellDist, shift);
   switch (c.type) {  // dispatch on the shape pair
     case ContactType::SphereSphere: {
       const double rs = p.radius[i1] + p.radius[i2];
@@ -80,7 +81,7 @@ inline void evaluate(const Particles& p, Contact& c, double dt, const PeriodicSh
   }
   if (!(s.uN < 0.0)) return apart(c);
   s.v1 = p.vel[i1];
-  s.v2 = secondVelocity(p, c, shift);
+  s.v2 = secondVelocity(p, i2, c.cellDist, shift);
   s.w1 = p.angVel[i1];
   s.w2 = p.angVel[i2];
   const bool isNew = c.real == 0;
@@ -150,9 +151,8 @@ struct ColumnBatch {
 [[gnu::always_inline]] inline void stageLane(const Particles& p, const ContactStore& cs, std::size_t k, const PeriodicShift* shift,
                                              LaneInputs<inCount>& in, std::size_t j) {
   const std::uint32_t i1 = cs.id1Data()[k], i2 = cs.id2Data()[k];
-  const bool shifted = shift && !cs.cellDistData()[k].isZero();
-  Vec3 x2 = shifted ? Vec3(p.pos[i2] + shift->H * cs.cellDistData()[k].cast<double>()) : p.pos[i2];
-  const Vec3 v2 = shifted ? Vec3(p.vel[i2] + shift->vel * cs.cellDistData()[k].cast<double>()) : p.vel[i2];
+  Vec3 x2 = secondPosition(p, i2, cs.cellDistData()[k], shift);
+  const Vec3 v2 = secondVelocity(p, i2, cs.cellDistData()[k], shift);
   const bool wall = cs.typeData()[k] == ContactType::SphereWall;
   in.at(inWall, j) = wall ? 1.0 : 0.0;
   if (wall) {
@@ -250,8 +250,7 @@ inline void realContactBatch(const LaneInputs<inCount>& in, const ColumnBatch& c
 // stay apart, and only their `dissipated` may need zeroing).
 inline void evaluateOther(const Particles& p, ContactStore& cs, std::size_t k, double dt, const PeriodicShift* shift) {
   const std::uint32_t i1 = cs.id1Data()[k], i2 = cs.id2Data()[k];
-  const bool shifted = shift && !cs.cellDistData()[k].isZero();
-  const Vec3 x2 = shifted ? Vec3(p.pos[i2] + shift->H * cs.cellDistData()[k].cast<double>()) : p.pos[i2];
+  const Vec3 x2 = secondPosition(p, i2, cs.cellDistData()[k], shift);
   bool mayTouch;
   if (cs.typeData()[k] == ContactType::SphereSphere) {
     const double rs = p.radius[i1] + p.radius[i2];

@@ -37,6 +37,15 @@ inline V8d v8d(const Lanes& l) { return static_cast<V8d>(static_cast<__m512d>(l)
 }  // namespace lanes_detail
 #endif
 
+// Component c of kLanes consecutive items of `stride` doubles each, as lanes, and back (the generic
+// paths below).
+[[gnu::always_inline]] inline Lanes loadStrided(const double* a, std::size_t stride, std::size_t c) {
+  return Lanes([&](auto j) { return a[stride * j + c]; });
+}
+[[gnu::always_inline]] inline void storeStrided(double* a, std::size_t stride, std::size_t c, const Lanes& x) {
+  for (std::size_t j = 0; j < kLanes; ++j) a[stride * j + c] = x[j];
+}
+
 [[gnu::always_inline]] inline V3<Lanes> loadV3Lanes(const double* a) {
 #if defined(__AVX512F__)
   if constexpr (kLanes == 8) {
@@ -47,8 +56,7 @@ inline V8d v8d(const Lanes& l) { return static_cast<V8d>(static_cast<__m512d>(l)
             lanes(__builtin_shuffle(__builtin_shuffle(r0, r1, V8i{2, 5, 8, 11, 14, 0, 0, 0}), r2, V8i{0, 1, 2, 3, 4, 9, 12, 15}))};
   }
 #endif
-  return {Lanes([&](auto j) { return a[3 * j]; }), Lanes([&](auto j) { return a[3 * j + 1]; }),
-          Lanes([&](auto j) { return a[3 * j + 2]; })};
+  return {loadStrided(a, 3, 0), loadStrided(a, 3, 1), loadStrided(a, 3, 2)};
 }
 
 [[gnu::always_inline]] inline void storeV3Lanes(double* a, const V3<Lanes>& v) {
@@ -62,11 +70,9 @@ inline V8d v8d(const Lanes& l) { return static_cast<V8d>(static_cast<__m512d>(l)
     return;
   }
 #endif
-  for (std::size_t j = 0; j < kLanes; ++j) {
-    a[3 * j] = v.x[j];
-    a[3 * j + 1] = v.y[j];
-    a[3 * j + 2] = v.z[j];
-  }
+  storeStrided(a, 3, 0, v.x);
+  storeStrided(a, 3, 1, v.y);
+  storeStrided(a, 3, 2, v.z);
 }
 
 [[gnu::always_inline]] inline Q4<Lanes> loadQuatLanes(const double* a) {
@@ -82,8 +88,7 @@ inline V8d v8d(const Lanes& l) { return static_cast<V8d>(static_cast<__m512d>(l)
     return {component(3), component(0), component(1), component(2)};
   }
 #endif
-  return {Lanes([&](auto j) { return a[4 * j + 3]; }), Lanes([&](auto j) { return a[4 * j]; }),
-          Lanes([&](auto j) { return a[4 * j + 1]; }), Lanes([&](auto j) { return a[4 * j + 2]; })};
+  return {loadStrided(a, 4, 3), loadStrided(a, 4, 0), loadStrided(a, 4, 1), loadStrided(a, 4, 2)};
 }
 
 [[gnu::always_inline]] inline void storeQuatLanes(double* a, const Q4<Lanes>& q) {
@@ -99,12 +104,10 @@ inline V8d v8d(const Lanes& l) { return static_cast<V8d>(static_cast<__m512d>(l)
     return;
   }
 #endif
-  for (std::size_t j = 0; j < kLanes; ++j) {
-    a[4 * j] = q.x[j];
-    a[4 * j + 1] = q.y[j];
-    a[4 * j + 2] = q.z[j];
-    a[4 * j + 3] = q.w[j];
-  }
+  storeStrided(a, 4, 0, q.x);
+  storeStrided(a, 4, 1, q.y);
+  storeStrided(a, 4, 2, q.z);
+  storeStrided(a, 4, 3, q.w);
 }
 
 }  // namespace dem
