@@ -201,11 +201,9 @@ void writeContacts(Writer& w, const ContactStore& cs) {
     w.pod(c.id2);
     w.pod(static_cast<std::uint8_t>(c.type));
     w.pod(c.real);
-    w.pod(c.phys.kn);
-    w.pod(c.phys.ks);
-    w.pod(c.phys.tanPhi);
+    for (const double v : c.params) w.pod(v);
     w.quat(c.frame);
-    for (const Vec3* v : {&c.normal, &c.point, &c.u, &c.phi, &c.force, &c.torque1, &c.torque2}) w.vec(*v);
+    for (const Vec3* v : {&c.normal, &c.point, &c.u, &c.phi, &c.force, &c.torque1, &c.torque2, &c.damp}) w.vec(*v);
     w.pod(c.elastic);
     w.pod(c.dissipated);
     for (int k = 0; k < 3; ++k) w.pod(static_cast<std::int32_t>(c.cellDist[k]));
@@ -213,7 +211,10 @@ void writeContacts(Writer& w, const ContactStore& cs) {
 }
 
 void readContacts(Reader& r, ContactStore& cs, const Particles& p, std::uint32_t version) {
-  const std::size_t n = r.size(8 + 2 + 24 + 32 + 7 * 24 + 16 + (version >= 2 ? 12 : 0));
+  // version 3: the law's kMaxLawParams parameters (versions 1-2: Cundall's kn, ks, tan phi) and the
+  // dashpot force
+  const std::size_t nParams = version >= 3 ? kMaxLawParams : 3;
+  const std::size_t n = r.size(8 + 2 + 8 * nParams + 32 + 7 * 24 + (version >= 3 ? 24 : 0) + 16 + (version >= 2 ? 12 : 0));
   cs.clear();
   for (std::size_t k = 0; k < n; ++k) {
     Contact c;
@@ -227,11 +228,10 @@ void readContacts(Reader& r, ContactStore& cs, const Particles& p, std::uint32_t
     if ((c.type == ContactType::SphereWall) != (p.isWall(c.id1) || p.isWall(c.id2)))
       r.fail("contact type does not match its bodies");
     if (cs.find(c.id1, c.id2) >= 0) r.fail("repeated contact");
-    c.phys.kn = r.pod<double>();
-    c.phys.ks = r.pod<double>();
-    c.phys.tanPhi = r.pod<double>();
+    for (std::size_t i = 0; i < nParams; ++i) c.params[i] = r.pod<double>();
     c.frame = r.quat();
     for (Vec3* v : {&c.normal, &c.point, &c.u, &c.phi, &c.force, &c.torque1, &c.torque2}) *v = r.vec();
+    if (version >= 3) c.damp = r.vec();
     c.elastic = r.pod<double>();
     c.dissipated = r.pod<double>();
     if (version >= 2)
@@ -325,15 +325,17 @@ EnergyLedger readLedger(Reader& r) {
   return e;
 }
 
-// Version 2: the terms of a deforming cell's ledger.
+// Version 2: the terms of a deforming cell's ledger; version 3: the dashpots' work.
 void writeLedgerCell(Writer& w, const EnergyLedger& e) {
   w.pod(e.cellWork);
   w.pod(e.kineticTotal);
+  w.pod(e.viscousDissipated);
 }
 
-void readLedgerCell(Reader& r, EnergyLedger& e) {
+void readLedgerCell(Reader& r, EnergyLedger& e, std::uint32_t version) {
   e.cellWork = r.pod<double>();
   e.kineticTotal = r.pod<double>();
+  if (version >= 3) e.viscousDissipated = r.pod<double>();
 }
 
 // Version 2: the automatic timestep and the cell-work trapezoid's previous stress sum.
@@ -445,9 +447,10 @@ std::string checkpointBytes(const Scene& s) {
   w.pod(static_cast<std::uint8_t>(s.adjVel0()));
   w.pod(static_cast<std::uint8_t>(s.rotationAlgorithm()));
   w.vec(s.gravity);
+  w.pod(static_cast<std::uint8_t>(s.law));
   w.size(s.materials.size());
   for (const Material& m : s.materials)
-    for (const double v : {m.density, m.young, m.ksRatio, m.frictionAngle}) w.pod(v);
+    for (const double v : {m.density, m.young, m.ksRatio, m.frictionAngle, m.poisson, m.restitution}) w.pod(v);
   writeParticles(w, s.particles);
   writeClumps(w, s.clumps);
   writeLedger(w, s.energy);
@@ -492,9 +495,17 @@ Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name
   if (rot > static_cast<std::uint8_t>(RotationAlgorithm::Spiral)) r.fail("unknown rotation algorithm");
   s.setRotationAlgorithm(static_cast<RotationAlgorithm>(rot));
   s.gravity = r.vec();
-  s.materials.resize(r.size(32));
-  for (Material& m : s.materials)
+  if (version >= 3) {
+    const auto law = r.pod<std::uint8_t>();
+    if (law > static_cast<std::uint8_t>(ContactLaw::HertzMindlin)) r.fail("unknown contact law");
+    s.law = static_cast<ContactLaw>(law);
+  }
+  s.materials.resize(r.size(version >= 3 ? 48 : 32));
+  for (Material& m : s.materials) {
     for (double* v : {&m.density, &m.young, &m.ksRatio, &m.frictionAngle}) *v = r.pod<double>();
+    if (version >= 3)
+      for (double* v : {&m.poisson, &m.restitution}) *v = r.pod<double>();
+  }
   try {
     for (std::size_t k = 0; k < s.materials.size(); ++k) validateMaterial(k, s.materials[k]);
   } catch (const std::invalid_argument& e) {
@@ -508,7 +519,7 @@ Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name
   readContacts(r, s.contacts, s.particles, version);
   readCollider(r, s.collider, s.particles.size());
   if (version >= 2) {
-    readLedgerCell(r, s.energy);
+    readLedgerCell(r, s.energy, version);
     readCarried(r, s);
     readCell(r, s);
     readPeriodicCollider(r, s.periodicCollider, s.particles.size());

@@ -12,8 +12,11 @@
 // its next evaluation) and V sigma of the previous step (Scene::CarriedState), the periodic cell
 // (every matrix of Cell::State, homoDeform, flipFlippable) with the stress, and the periodic
 // collider (Verlet distance and complete state); finally an FNV-1a 64-bit checksum of all bytes
-// before it. A run resumed from a checkpoint is bit-identical to the uninterrupted run. Version 1
-// files (no cell, no automatic timestep) are still read.
+// before it; since version 3 the contact law, each material's Poisson ratio and restitution, each
+// contact's law parameters (in place of Cundall's kn, ks, tan phi) and dashpot force, and the
+// ledger's viscous work. A run resumed from a checkpoint is bit-identical to the uninterrupted run.
+// Version 1 and 2 files (Cundall contacts without dashpots; version 1 without cell or automatic
+// timestep) are still read.
 // Not saved: Scene::externalForces (code, not data), and transient scratch.
 //
 // Saving is atomic (io/atomic_file.hpp). Loading checks the magic, version, checksum, every count
@@ -27,7 +30,7 @@
 
 namespace dem::io {
 
-inline constexpr std::uint32_t kCheckpointVersion = 2;
+inline constexpr std::uint32_t kCheckpointVersion = 3;
 
 class CheckpointError : public std::runtime_error {
  public:

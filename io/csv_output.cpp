@@ -17,7 +17,7 @@ CsvOutput::CsvOutput(const std::string& path, std::vector<std::size_t> particles
   std::fseek(f_, 0, SEEK_END);
   if (std::ftell(f_) > 0) return;
   std::fputs("step,time,ledger_time,kinetic,rotational,gravity,elastic,damping_dissipated,friction_dissipated,"
-             "total,contacts",
+             "viscous_dissipated,total,contacts",
              f_);
   if (cell_) {
     std::fputs(",cell_work", f_);
@@ -36,9 +36,9 @@ CsvOutput::~CsvOutput() {
 
 void CsvOutput::write(const Scene& s) {
   const EnergyLedger& e = s.energy;
-  std::fprintf(f_, "%llu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%zu",
+  std::fprintf(f_, "%llu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%zu",
                static_cast<unsigned long long>(s.stepCount), s.time, e.time, e.kinetic, e.rotational, e.gravity,
-               e.elastic, e.dampingDissipated, e.frictionDissipated, e.total(), s.contacts.countReal());
+               e.elastic, e.dampingDissipated, e.frictionDissipated, e.viscousDissipated, e.total(), s.contacts.countReal());
   if (cell_) {
     if (!s.cell) throw std::logic_error(path_ + ": cell columns requested for a scene without a cell");
     std::fprintf(f_, ",%.17g", e.cellWork);

@@ -1,6 +1,7 @@
 #include "scene_loader.hpp"
 
 #include "generators.hpp"
+#include "solver/laws.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -164,7 +165,7 @@ class Loader {
 
   void materials(const JsonNode& arr) {
     forEach(arr, [&](const JsonNode& n) {
-      n.keysOnly({"name", "density", "young", "ksRatio", "frictionAngle"});
+      n.keysOnly({"name", "density", "young", "poisson", "ksRatio", "frictionAngle", "restitution"});
       const std::string name = n["name"].string();
       if (name.empty()) n["name"].fail("a non-empty name");
       if (materialIds_.count(name)) n["name"].fail("a name not used by an earlier material");
@@ -172,6 +173,9 @@ class Loader {
       m.density = n["density"].positive();
       m.young = n["young"].positive();
       if (n.has("ksRatio")) m.ksRatio = n["ksRatio"].nonNegative();
+      if (n.has("poisson")) m.poisson = n["poisson"].inRange(0.0, 0.5, false, "a Poisson ratio in [0, 0.5]");
+      if (n.has("restitution"))
+        m.restitution = n["restitution"].inRange(0.0, 1.0, false, "a coefficient of restitution in [0, 1] (1: no dashpot)");
       if (n.has("frictionAngle"))
         m.frictionAngle = n["frictionAngle"].inRange(0.0, std::numbers::pi / 2, true, "an angle in [0, pi/2) rad");
       atPath(n, [&] {
@@ -398,7 +402,8 @@ class Loader {
 
   void engine(const JsonNode& n) {
     n.keysOnly({"dt", "steps", "duration", "damping", "verletDist", "gravity", "rotation", "firstStepAdjustment",
-                "threads"});
+                "threads", "law"});
+    if (n.has("law")) lawFromName(n["law"].oneOf({"cundall", "hertzMindlin"}), s_.law);
     const double dt = timestep(n["dt"]);
     if (n.has("steps") == n.has("duration")) n.problem("expected exactly one of \"steps\" and \"duration\"");
     if (n.has("duration") && !(dt > 0.0))

@@ -1,5 +1,8 @@
 #include "collider.hpp"
 
+#include "contact_geometry.hpp"
+#include "laws.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
@@ -52,21 +55,14 @@ double sweepLengthFor(const Particles& p, double verletDist) {
   return rMin == kInf ? 0.0 : -verletDist * rMin;
 }
 
-Contact makeContact(const Particles& p, const std::vector<Material>& materials, std::uint32_t a, std::uint32_t b) {
+Contact makeContact(const Particles& p, const std::vector<Material>& materials, std::uint32_t a, std::uint32_t b, ContactLaw law) {
   Contact c;
-  const bool wallA = p.isWall(a), wallB = p.isWall(b);
-  if (wallA || wallB) {
-    c.type = ContactType::SphereWall;
-    c.id1 = wallA ? b : a;
-    c.id2 = wallA ? a : b;
-    c.phys = sphereWallPhysics(materials[p.material[c.id1]], p.radius[c.id1], materials[p.material[c.id2]]);
-  } else {
-    c.type = ContactType::SphereSphere;
-    c.id1 = std::min(a, b);
-    c.id2 = std::max(a, b);
-    c.phys = sphereSpherePhysics(materials[p.material[c.id1]], p.radius[c.id1], materials[p.material[c.id2]],
-                                 p.radius[c.id2]);
-  }
+  const ShapePairEntry e = shapePair(p.shape[a], p.shape[b]);  // (two walls never reach here: pairAllowed)
+  c.type = e.type.value_or(ContactType::SphereWall);
+  c.id1 = e.swap ? b : a;
+  c.id2 = e.swap ? a : b;
+  if (c.type == ContactType::SphereSphere && c.id1 > c.id2) std::swap(c.id1, c.id2);
+  c.params = mixParams(law, pairMaterials(p, materials, c.id1, c.id2, c.type == ContactType::SphereWall));
   return c;
 }
 
@@ -139,9 +135,9 @@ bool Collider::dormant(const Particles& p, const Contact& c) const {
   if (!initialised_ || refPos_.size() != p.size()) return false;
   const Vec3& x1 = refPos_[c.id1];
   const Vec3& x2 = refPos_[c.id2];
-  const double gap = c.type == ContactType::SphereWall
-                         ? (x1 - x2).dot(p.walls[p.shapeIndex[c.id2]].normal) - p.radius[c.id1]
-                         : (x2 - x1).norm() - (p.radius[c.id1] + p.radius[c.id2]);
+  PairInput<double> pair = pairInput(p, c.type, c.id1, c.id2, x2);
+  pair.d = v3(x2 - x1);  // the reference positions
+  const double gap = contactGeometry(pair, c.type).uN;
   // Round-off of the gap and of needsRun's distance test, with a wide factor of safety.
   const double margin = 1e-9 * (2.0 * dL_ + p.radius[c.id1] + p.radius[c.id2]) +
                         1e-14 * (x1.cwiseAbs().maxCoeff() + x2.cwiseAbs().maxCoeff());
@@ -169,7 +165,7 @@ void Collider::handleInversion(std::uint32_t a, std::uint32_t b, const Particles
   const bool ov = overlap(a, b);
   if (!ov && !overlappedBefore(a, b)) return;  // no entry (see collider.hpp)
   const std::int64_t k = contacts.find(a, b);
-  if (ov && k < 0) contacts.add(makeContact(p, materials, a, b));
+  if (ov && k < 0) contacts.add(makeContact(p, materials, a, b, law));
   else if (!ov && k >= 0) contacts.remove(static_cast<std::size_t>(k));
 }
 
@@ -221,7 +217,7 @@ void Collider::fullRun(const Particles& p, const std::vector<Material>& material
       }
       const std::uint32_t b = idOf(t);
       if (!pairAllowed(p, a, b)) continue;
-      if (overlap(a, b) && contacts.find(a, b) < 0) contacts.add(makeContact(p, materials, a, b));
+      if (overlap(a, b) && contacts.find(a, b) < 0) contacts.add(makeContact(p, materials, a, b, law));
     }
   }
   initialised_ = true;

@@ -29,6 +29,7 @@
 // and this criterion take the radii as fixed between runs.
 
 #include "contacts.hpp"
+#include "contact_law.hpp"
 #include "materials.hpp"
 #include "particles.hpp"
 
@@ -46,6 +47,8 @@ class Collider {
   // than dL since the last run). New potential contacts get their physics from the materials.
   // Returns true when it ran.
   bool update(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts);
+  // The law of the contacts it creates (their parameters from the law's mixing rule).
+  ContactLaw law = ContactLaw::Cundall;
 
   bool needsRun(const Particles& p) const;
   // Whether contact c cannot become real before the next run (for the contact loop to skip it;
@@ -97,8 +100,9 @@ class Collider {
 double sweepLengthFor(const Particles& p, double verletDist);
 
 // A new potential contact between a and b: ids ordered (sphere-sphere: id1 < id2; sphere-wall:
-// id1 = sphere), type set, physics from the materials (seed "Stiffnesses").
-Contact makeContact(const Particles& p, const std::vector<Material>& materials, std::uint32_t a, std::uint32_t b);
+// id1 = sphere; the shape-pair table), type set, the parameters of law `law` from the materials.
+Contact makeContact(const Particles& p, const std::vector<Material>& materials, std::uint32_t a, std::uint32_t b,
+                    ContactLaw law = ContactLaw::Cundall);
 
 // Test oracle only: all pairs (lo id, hi id) whose boxes, built from `positions` with sweep length
 // dL exactly as the collider builds them, overlap; O(N^2), sorted.

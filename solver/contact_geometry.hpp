@@ -1,147 +1,211 @@
 #pragma once
-// Contact geometry in local contact coordinates (seed "Local contact coordinates", Woo's L6Geom).
+// Contact geometry (seed "Local contact coordinates", Woo's L6Geom): the shape-pair table, the
+// periodic image of particle 2, and the local frame at formation.
 //
-// Every contact is handled by one generic routine on two (equivalent) spheres; the shape-specific
-// part only supplies the directly computed normal, normal displacement and sphere centres:
-//   sphere-sphere  n = (x2 - x1)/|x2 - x1|, u_N = |x2 - x1| - (r1 + r2)   (x2 may carry a periodic
-//                  shift: pass the shifted centre; nothing below uses x2 - x1 elsewhere)
-//   sphere-wall    particle 1 = the sphere, particle 2 = the wall as the "equivalent sphere" of
-//                  radius 0 centred at the sphere centre's projection on the plane:
-//                  n = -wall normal (from the sphere into the wall), u_N = (x1 - p).n_wall - r1.
+// Shape pairs. Every shape pair reduces to two (equivalent) spheres: its geometry function gives the
+// directly computed unit normal n, normal displacement u_N and the radii r1, r2 of the equivalent
+// spheres, from PairInput (d = x2 - x1 with x2 the reference point of body 2 or of its periodic
+// image, the radii, and the wall's normal). Each pair is a struct with
+//   type                          its ContactType (the index of its row in kShapePairTable);
+//   geometry<T>(PairInput<T>)     n, u_N, r1, r2 for one contact (T = double) or a batch (lanes);
+//   mayTouch(PairInput<double>)   a cheap test, true whenever geometry() can give u_N < 0;
+// and is listed once in ShapePairs (the table the contact kernel and every other user walk):
+//   sphere-sphere  n = d/|d|, u_N = |d| - (r1 + r2)
+//   sphere-wall    particle 1 = the sphere, particle 2 = the wall (a plane through x2 with unit
+//                  normal a, the side the sphere lives on): the wall is the "equivalent sphere" of
+//                  radius 0 at the sphere centre's projection on the plane; n = -a, u_N = -d.a - r1
+//                  (a half-space: a centre behind the plane is a deep overlap).
 //
-// Sign conventions (ContactGeom):
+// Sign conventions (all contacts):
 //   n      unit normal from particle 1 towards particle 2;
 //   u_N    normal displacement, negative in compression (overlap = -u_N); the contact is real
 //          while u_N < 0;
 //   c      contact point, the middle of the overlap zone: c = x1 + (r1 + u_N/2) n;
-//   b_i    branch vectors c - x_i, used both for the relative velocity and as torque arms (the
-//          same arms make the contact's power equal F . v_r, and a rigid rotation of the pair gives
-//          exactly v_r = 0);
-//   frame  rotation local -> global; its columns are the local axes (x = n, y, z); "T" of the
-//          seed is its transpose (rows = axes), so local = frame^T global;
+//   b_i    branch vectors c - x_i = a1 n and -a2 n with a_i = r_i + u_N/2 (both on the normal),
+//          used both for the relative velocity and as torque arms (the contact's power is F . v_r,
+//          and a rigid rotation of the pair gives exactly v_r = 0);
+//   frame  rotation local -> global (a unit quaternion); its local x axis is n; "T" of the seed is
+//          its transpose, local = frame^T global;
 //   v_r    velocity of particle 2's contact point relative to particle 1's:
-//          v_r = (v2 + w2 x b2) - (v1 + w1 x b1)   (seed), normal part removed with the mid-step
-//          normal;
-//   u      (u_N, u_T): u_T = sum of T_mid v_r dt (local y, z), the displacement of 2 relative to 1;
+//          v_r = (v2 + w2 x b2) - (v1 + w1 x b1) = (v2 - v1) - (a1 w1 + a2 w2) x n;
+//   u_T    sum of T_mid v_r dt (local y, z), the displacement of 2 relative to 1 (the law's shear
+//          state: contact_law.hpp);
 //   phi    sum of T_mid (w2 - w1) dt (local: twist about x, bending about y and z).
 // Velocities are the mid-step values v(t - dt/2); positions are on-step x(t).
-//
-// Formation (departure from the seed's "u and phi initially zero", documented): u_N is computed
-// directly and so already holds the overlap accrued since the onset, which fell inside the last
-// step; u_T and phi are started consistently with it, u_T = T (v_r,t) tau, phi = T (w2 - w1) tau,
-// with tau = -u_N / v_approach clamped to [0, dt] (0 when not approaching, e.g. bodies created
-// overlapping). Starting from zero instead leaves an O(dt) phase lag of the shear spring behind
-// the normal one (first/second order errors in oblique impacts, verification theory 6.4 expects
-// third order).
 
-#include "contact_kernel.hpp"
+#include "components.hpp"
 #include "contacts.hpp"
-#include "math.hpp"
+#include "particles.hpp"
+
+#include <cmath>
+#include <optional>
+#include <tuple>
 
 namespace dem {
 
-// The generic routine's input: two spheres (or equivalent spheres), on-step centres, mid-step
-// velocities, and the directly computed normal and normal displacement.
-struct SpherePair {
-  Vec3 x1, x2;          // centres (x2 including any periodic shift)
-  Vec3 v1, v2, w1, w2;  // mid-step linear and angular velocities
-  double r1 = 0.0, r2 = 0.0;
-  Vec3 n;               // unit normal from 1 to 2
-  double uN = 0.0;      // normal displacement (negative = overlap)
+// What a shape pair's geometry reads: d = x2 - x1 (x2: body 2's reference point, shifted to the
+// periodic image), the radii and, for a wall, its unit normal `axis`.
+template <class T>
+struct PairInput {
+  V3<T> d;
+  T r1, r2;
+  V3<T> axis;
 };
 
-// Output of the geometry stage for one contact at t_n.
-struct ContactGeom {
-  Vec3 n, c, b1, b2;
-  double a1 = 0.0, a2 = 0.0;  // arm lengths: b1 = a1 n, b2 = -a2 n
-  Quat frame;   // local -> global
-  double uN = 0.0;
-  Vec3 u;       // (u_N, u_T,y, u_T,z), local
-  Vec3 phi;     // local
+// What it gives (see the conventions above).
+template <class T>
+struct PairGeometry {
+  V3<T> n;
+  T uN;
+  T r1, r2;  // radii of the equivalent spheres: arms a_i = r_i + u_N/2
 };
 
-// Sphere-sphere input (x2 already shifted for periodic contacts).
-inline SpherePair sphereSpherePair(const Vec3& x1, double r1, const Vec3& x2, double r2) {
-  SpherePair s;
-  s.x1 = x1;
-  s.x2 = x2;
-  s.r1 = r1;
-  s.r2 = r2;
-  const Vec3 d = x2 - x1;
-  const double dist = d.norm();
-  s.n = dist > 0.0 ? Vec3((1.0 / dist) * d) : Vec3::UnitX();
-  s.uN = dist - (r1 + r2);  // seed: u_x = |x2 - x1| - (r1 + r2)
-  return s;
+struct SphereSphere {
+  static constexpr ContactType type = ContactType::SphereSphere;
+  // seed: n = (x2 - x1)/|x2 - x1|, u_x = |x2 - x1| - (r1 + r2)
+  template <class T>
+  [[gnu::always_inline]] static PairGeometry<T> geometry(const PairInput<T>& s) {
+    using std::sqrt;
+    const T dist = sqrt(dot(s.d, s.d));
+    const auto apart = dist > 0.0;
+    const T inv = 1.0 / select(apart, dist, T(1.0));
+    return {{select(apart, inv * s.d.x, T(1.0)), select(apart, inv * s.d.y, T(0.0)), select(apart, inv * s.d.z, T(0.0))},
+            dist - (s.r1 + s.r2),
+            s.r1,
+            s.r2};
+  }
+  // |d|^2 < (r1 + r2)^2 with a margin of a few ulps: true whenever |d| - (r1 + r2) < 0.
+  static bool mayTouch(const PairInput<double>& s) {
+    const double rs = s.r1 + s.r2;
+    return dot(s.d, s.d) < rs * rs * (1.0 + 1e-12);
+  }
+};
+
+struct SphereWall {
+  static constexpr ContactType type = ContactType::SphereWall;
+  // signed distance of the centre from the plane, (x1 - p).a = -d.a; u_N = distance - r1
+  template <class T>
+  [[gnu::always_inline]] static PairGeometry<T> geometry(const PairInput<T>& s) {
+    const T dist = -dot(s.d, s.axis);
+    return {{-s.axis.x, -s.axis.y, -s.axis.z}, dist - s.r1, s.r1, T(0.0)};
+  }
+  static bool mayTouch(const PairInput<double>& s) { return geometry(s).uN < 0.0; }
+};
+
+// The shape-pair table: every registered pair, in ContactType order.
+using ShapePairs = std::tuple<SphereSphere, SphereWall>;
+
+// The contact type of two shapes, and whether the pair's particle 1 is the second of them (Box2D's
+// s_registers[typeA][typeB]); none for two walls.
+struct ShapePairEntry {
+  std::optional<ContactType> type;
+  bool swap = false;
+};
+inline constexpr ShapePairEntry kShapePairTable[2][2] = {
+    /* sphere */ {{ContactType::SphereSphere, false}, {ContactType::SphereWall, false}},
+    /* wall   */ {{ContactType::SphereWall, true}, {std::nullopt, false}}};
+inline ShapePairEntry shapePair(Shape a, Shape b) {
+  return kShapePairTable[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
 }
 
-// Sphere (1) - wall (2) input: wall through point p with unit normal nw.
-inline SpherePair sphereWallPair(const Vec3& x1, double r1, const Vec3& p, const Vec3& nw) {
-  SpherePair s;
-  const double dist = (x1 - p).dot(nw);  // signed distance of the centre from the plane
-  s.x1 = x1;
-  s.r1 = r1;
-  s.x2 = x1 - dist * nw;  // equivalent sphere: radius 0 at the projection
-  s.r2 = 0.0;
-  s.n = -nw;
-  s.uN = dist - r1;
-  return s;
+// f(Pair{}) for the pair of type t.
+template <class F, std::size_t I = 0>
+decltype(auto) withShapePair(ContactType t, F&& f) {
+  using Pair = std::tuple_element_t<I, ShapePairs>;
+  if constexpr (I + 1 < std::tuple_size_v<ShapePairs>) {
+    if (t != Pair::type) return withShapePair<F, I + 1>(t, std::forward<F>(f));
+  }
+  return f(Pair{});
 }
 
-// Local frame at contact formation: x = n; y in the xz plane when |n_y| < |n_z|, else in the xy
-// plane (seed "Contact formation"); z = x cross y.
-Quat formationFrame(const Vec3& n);
-
-// Updates the contact history (frame, normal, point, u, phi) of a real contact from step t-dt to t
-// (seed "Contact update"); on formation (`isNew`) initialises it (see above).
-ContactGeom contactGeometry(const SpherePair& s, Contact& history, bool isNew, double dt);
-
-// The two halves of contactGeometry: formation (out of line, once per contact) and the update of an
-// existing contact (updateContact below).
-ContactGeom formContact(const SpherePair& s, Contact& history, double dt);
-
-// Contact point and branch vectors (sign conventions above). Both arms lie on the normal:
-// c - x1 = a1 n and c - x2 = -a2 n with a_i = r_i + u_N/2 (x2 = x1 + (r1 + r2 + u_N) n, also for the
-// wall's equivalent sphere with r2 = 0), computed from the scalars rather than by subtracting
-// positions (no cancellation far from the origin).
-inline ContactGeom branchVectors(const SpherePair& s) {
-  ContactGeom g;
-  g.n = s.n;
-  g.uN = s.uN;
-  g.a1 = s.r1 + 0.5 * s.uN;
-  g.a2 = s.r2 + 0.5 * s.uN;
-  g.c = s.x1 + g.a1 * s.n;  // middle of the overlap zone
-  g.b1 = g.a1 * s.n;
-  g.b2 = -g.a2 * s.n;
-  return g;
+template <class M>
+[[gnu::always_inline]] inline bool anyLane(const M& m) {
+  if constexpr (std::is_same_v<M, bool>) return m;
+  else return any_of(m);
 }
 
-// Relative velocity at the contact point, (v2 + w2 x b2) - (v1 + w1 x b1), with the arms on the
-// normal: (v2 - v1) - (a1 w1 + a2 w2) x n.
-inline Vec3 relativeVelocity(const SpherePair& s, const ContactGeom& g) {
-  return (s.v2 - s.v1) - (g.a1 * s.w1 + g.a2 * s.w2).cross(s.n);
+// The geometry of contacts whose types are `type` (one type, or one per lane): each registered
+// pair's geometry where its type occurs.
+template <class T, std::size_t I = 0>
+[[gnu::always_inline]] inline PairGeometry<T> shapePairGeometry(const PairInput<T>& s, const T& type, PairGeometry<T> g = {}) {
+  using Pair = std::tuple_element_t<I, ShapePairs>;
+  const auto mine = type == T(static_cast<double>(Pair::type));
+  if (anyLane(mine)) {
+    const PairGeometry<T> h = Pair::geometry(s);
+    g = {{select(mine, h.n.x, g.n.x), select(mine, h.n.y, g.n.y), select(mine, h.n.z, g.n.z)},
+         select(mine, h.uN, g.uN),
+         select(mine, h.r1, g.r1),
+         select(mine, h.r2, g.r2)};
+  }
+  if constexpr (I + 1 < std::tuple_size_v<ShapePairs>) return shapePairGeometry<T, I + 1>(s, type, g);
+  else return g;
 }
 
-// Stores the normal and contact point in the history and copies frame, u and phi into g.
-inline ContactGeom storeHistory(const SpherePair& s, Contact& h, ContactGeom& g) {
-  h.normal = s.n;
-  h.point = g.c;
-  g.frame = h.frame;
-  g.u = h.u;
-  g.phi = h.phi;
-  return g;
+// Periodic cell: particle 2 of a contact with cellDist k enters as its image, position x2 + H k
+// (seed "Collision detection in periodic cell") and mid-step velocity v2 + V k with
+// V = L_{n-1/2} (H_n + H_{n-1})/2 = (H_n - H_{n-1})/dt, the velocity of the image point H k between
+// t_n-1 and t_n (Woo's intrShiftVel; verification theory 4.3: image velocity v_j + L H k).
+struct PeriodicShift {
+  Mat3 H, vel;
+};
+// The shift H k of particle 2's image (zero outside a cell, H = nullptr), and the position and
+// mid-step velocity of particle 2 (id2) as a contact with cell distance k sees it.
+inline Vec3 imageOffset(const Eigen::Vector3i& k, const Mat3* H) {
+  if (H && !k.isZero()) return *H * k.cast<double>();
+  return Vec3::Zero();
+}
+inline Vec3 secondPosition(const Particles& p, std::uint32_t id2, const Eigen::Vector3i& k, const Mat3* H) {
+  if (H && !k.isZero()) return p.pos[id2] + *H * k.cast<double>();
+  return p.pos[id2];
+}
+inline Vec3 secondVelocity(const Particles& p, std::uint32_t id2, const Eigen::Vector3i& k, const PeriodicShift* shift) {
+  if (shift && !k.isZero()) return p.vel[id2] + shift->vel * k.cast<double>();
+  return p.vel[id2];
 }
 
-// Updates the history of an existing contact (seed "Contact update"): updateHistory of
-// contact_kernel.hpp on one contact.
-inline ContactGeom updateContact(const SpherePair& s, Contact& h, double dt) {
-  ContactGeom g = branchVectors(s);
-  const RelativeMotion<double> m{v3(s.n), s.uN, g.a1, g.a2, v3(s.v2 - s.v1), v3(s.w1), v3(s.w2)};
-  ContactHistory<double> hist{q4(h.frame), v3(h.normal), h.u[1], h.u[2], v3(h.phi)};
-  updateHistory(m, hist, dt);
-  h.frame = Quat(hist.frame.w, hist.frame.x, hist.frame.y, hist.frame.z);
-  h.u = Vec3(s.uN, hist.uY, hist.uZ);  // seed: normal component computed directly
-  h.phi = vec3(hist.phi);
-  return storeHistory(s, h, g);
+// The geometry input of a contact (type, bodies i1, i2; x2 = secondPosition of i2).
+inline PairInput<double> pairInput(const Particles& p, ContactType type, std::uint32_t i1, std::uint32_t i2, const Vec3& x2) {
+  const Vec3 d = x2 - p.pos[i1];
+  const Vec3 a = type == ContactType::SphereWall ? p.walls[p.shapeIndex[i2]].normal : Vec3::Zero();
+  return {v3(d), p.radius[i1], p.radius[i2], v3(a)};
+}
+// The geometry of one contact from the table.
+inline PairGeometry<double> contactGeometry(const PairInput<double>& s, ContactType type) {
+  return shapePairGeometry(s, static_cast<double>(type));
+}
+inline bool mayTouch(const PairInput<double>& s, ContactType type) {
+  return withShapePair(type, [&](auto pair) { return decltype(pair)::mayTouch(s); });
+}
+
+// Local frame at formation: x = n; y = n x e normalised, e = e_y when |n_y| < |n_z| and e_z
+// otherwise (seed "Contact formation": y in the xz or the xy plane); z = x x y; as a unit quaternion.
+template <class T>
+[[gnu::always_inline]] inline Q4<T> formationFrame(const V3<T>& n) {
+  using std::abs;
+  using std::sqrt;
+  const auto useY = abs(n.y) < abs(n.z);
+  // n x e_y = (-n_z, 0, n_x), n x e_z = (n_y, -n_x, 0)
+  V3<T> y{select(useY, -n.z, n.y), select(useY, T(0.0), -n.x), select(useY, n.x, T(0.0))};
+  y = y - dot(y, n) * n;
+  y = (1.0 / sqrt(dot(y, y))) * y;
+  const V3<T> z = cross(n, y);
+  // quaternion of the rotation matrix with columns (n, y, z) (Shepperd: from the largest of
+  // 1 + trace and the diagonal terms)
+  const T r00 = n.x, r11 = y.y, r22 = z.z;
+  const T trace = r00 + r11 + r22;
+  const auto wCase = trace > 0.0;
+  const auto xCase = !wCase && r00 >= r11 && r00 >= r22;
+  const auto yCase = !wCase && !xCase && r11 >= r22;  // (else the z case)
+  const T s = sqrt(select(wCase, trace + 1.0,
+                          select(xCase, r00 - r11 - r22 + 1.0, select(yCase, r11 - r22 - r00 + 1.0, r22 - r00 - r11 + 1.0))));
+  const T f = 0.5 / s, h = 0.5 * s;
+  // off-diagonal terms: R_ij = column j, component i
+  const T dW_x = (y.z - z.y) * f, dW_y = (z.x - n.z) * f, dW_z = (n.y - y.x) * f;  // (R21 - R12), (R02 - R20), (R10 - R01)
+  const T sXY = (y.x + n.y) * f, sXZ = (z.x + n.z) * f, sYZ = (z.y + y.z) * f;      // (R01 + R10), (R02 + R20), (R12 + R21)
+  Q4<T> q{select(wCase, h, select(xCase, dW_x, select(yCase, dW_y, dW_z))), select(wCase, dW_x, select(xCase, h, select(yCase, sXY, sXZ))),
+          select(wCase, dW_y, select(xCase, sXY, select(yCase, h, sYZ))), select(wCase, dW_z, select(xCase, sXZ, select(yCase, sYZ, h)))};
+  const T inv = 1.0 / sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+  return {inv * q.w, inv * q.x, inv * q.y, inv * q.z};
 }
 
 }  // namespace dem

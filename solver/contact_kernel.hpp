@@ -1,34 +1,66 @@
 #pragma once
-// The contact loop's hot path written once, templated on T = double (one contact) or T = Lanes (a
-// batch of contacts, lanes.hpp): the update of an existing contact's history in local contact
-// coordinates (seed "Contact update"; conventions in contact_geometry.hpp), Cundall's law (seed
-// "Cundall's stress evaluation"; contact_law.hpp) and the rotation of the force to global axes.
-// contact_geometry.hpp and contact_law.hpp call the T = double instantiation, and the contact loop
-// the T = Lanes one for its batches of contacts: one implementation, the same bits.
+// One contact's physics, written once: contactKernel<Law, T> composes the shape pair's geometry
+// (contact_geometry.hpp, the shape-pair table) -> the history update in local contact coordinates
+// (seed "Contact update"; at formation seed "Contact formation") -> the law (contact_law.hpp) ->
+// the force in global axes and the torques. T = double evaluates one contact, T = Lanes a batch
+// (lanes.hpp); every operation is element-wise and correctly rounded, so a lane gives the same bits
+// as the scalar instantiation (the build disables floating-point contraction). The contact loop,
+// contact formation and the tests all run this function.
+//
+// Formation (departure from the seed's "u and phi initially zero", documented): u_N is computed
+// directly and so already holds the overlap accrued since the onset, which fell inside the last
+// step; the shear increment and phi are started consistently with it, du = T (v_r,t) tau,
+// phi = T (w2 - w1) tau, with tau = -u_N / v_approach clamped to [0, dt] (0 when not approaching,
+// e.g. bodies created overlapping) and T the formation frame. Starting from zero instead leaves an
+// O(dt) phase lag of the shear spring behind the normal one (verification theory 6.4 expects third
+// order in oblique impacts). It is the update below with the previous frame and normal taken as the
+// formation frame and the current normal, no twist, and tau in place of dt (the bending rotation
+// and the mid-step frame are then the formation frame to round-off).
 
 #include "components.hpp"
+#include "contact_geometry.hpp"
+#include "contact_law.hpp"
 
 #include <cmath>
 
 namespace dem {
 
-// What the geometry update needs of the two (equivalent) spheres at t_n.
 template <class T>
-struct RelativeMotion {
-  V3<T> n;       // unit normal from 1 to 2 (computed directly)
-  T uN;          // normal displacement (negative = overlap)
-  T a1, a2;      // arm lengths: c - x1 = a1 n, c - x2 = -a2 n (a_i = r_i + u_N/2)
-  V3<T> dv;      // v2 - v1, mid-step
-  V3<T> w1, w2;  // mid-step angular velocities
-};
+using MaskOf = decltype(T() < T());
 
-// A contact's history in local contact coordinates (Contact's frame, normal, u_T and phi).
+// A contact's history in local contact coordinates (frame, normal, phi; the law's shear state and
+// dashpot forces are its LawState).
 template <class T>
 struct ContactHistory {
   Q4<T> frame;  // local -> global
   V3<T> normal;
-  T uY, uZ;     // shear displacement (local y, z)
   V3<T> phi;    // relative rotation (local)
+};
+
+// Everything the kernel reads of a contact at t_n.
+template <class T>
+struct KernelInput {
+  PairInput<T> pair;      // geometry input (contact_geometry.hpp)
+  T type;                 // ContactType, as a number
+  V3<T> x1;               // centre of particle 1 (for the contact point)
+  V3<T> dv, w1, w2;       // v2 - v1 (v2 of the periodic image), angular velocities; mid-step
+  MaskOf<T> wasReal;      // real at the last step (else: formation if it touches now)
+  ContactHistory<T> h;    // history (where wasReal)
+  T uNPrev;               // u_N of the last step (where wasReal)
+  LawState<T> state;      // the law's history (where wasReal)
+};
+
+template <class T>
+struct KernelOutput {
+  MaskOf<T> real;           // the bodies overlap at t_n (u_N < 0)
+  T uN;                     // u_N (0 where not real)
+  V3<T> force;              // on particle 1, global (particle 2 receives -force); 0 where not real
+  V3<T> torque1, torque2;   // a1 n x F on particle 1, a2 n x F on particle 2
+  V3<T> point;              // contact point c = x1 + a1 n
+  ContactHistory<T> h;      // history after the step (phi 0 where not real)
+  LawState<T> state;        // the law's state after the step (0 where not real)
+  T elastic, slip, viscous; // energy at t_n and the work dissipated this step (a separation
+                            // releases the shear spring's energy as slip, energy.hpp)
 };
 
 // Rotates the local vector f = (f_x, f_y, f_z) to global axes with the unit quaternion q:
@@ -43,30 +75,62 @@ template <class T>
           fx * (2.0 * (xz - wy)) + fy * (2.0 * (yz + wx)) + fz * (1.0 - 2.0 * (xx + yy))};
 }
 
-// Advances the history of a real contact from t - dt to t (seed "Contact update").
 template <class T>
-[[gnu::always_inline]] inline void updateHistory(const RelativeMotion<T>& s, ContactHistory<T>& h, const T& dt) {
+[[gnu::always_inline]] inline V3<T> selectV3(const MaskOf<T>& m, const V3<T>& a, const V3<T>& b) {
+  return {select(m, a.x, b.x), select(m, a.y, b.y), select(m, a.z, b.z)};
+}
+
+template <class Law, class T>
+[[gnu::always_inline]] inline KernelOutput<T> contactKernel(const KernelInput<T>& in, const typename Law::template Params<T>& params,
+                                                            const T& dt) {
   using std::sqrt;
-  const Q4<T> qPrev = h.frame;
-  // seed: mid-step normal n_mid = (n_prev + n)/|n_prev + n|
-  const V3<T> nSum = h.normal + s.n;
+  const T zero(0.0);
+  // geometry of the shape pair, t_n
+  const PairGeometry<T> g = shapePairGeometry(in.pair, in.type);
+  const V3<T>& n = g.n;
+  const T a1 = g.r1 + 0.5 * g.uN, a2 = g.r2 + 0.5 * g.uN;  // arms on the normal
+  // seed: relative velocity at the contact point, (v2 - v1) - (a1 w1 + a2 w2) x n
+  const V3<T> vr = in.dv - cross(a1 * in.w1 + a2 * in.w2, n);
+
+  // the previous state: the stored history, or at formation the formation frame and zero history
+  Q4<T> qPrev = in.h.frame;
+  V3<T> nPrev = in.h.normal, phiPrev = in.h.phi;
+  LawState<T> prev = in.state;
+  T uNPrev = in.uNPrev, stepDt = dt, twistDt = dt;
+  const MaskOf<T> isNew = !in.wasReal;
+  if (anyLane(isNew)) {
+    const Q4<T> qForm = formationFrame(n);
+    const T vApproach = -dot(n, vr);
+    const T tau = select(vApproach > 0.0 && g.uN < 0.0, -g.uN / select(vApproach > 0.0, vApproach, T(1.0)), zero);
+    qPrev = {select(isNew, qForm.w, qPrev.w), select(isNew, qForm.x, qPrev.x), select(isNew, qForm.y, qPrev.y),
+             select(isNew, qForm.z, qPrev.z)};
+    nPrev = selectV3<T>(isNew, n, nPrev);
+    phiPrev = selectV3<T>(isNew, {zero, zero, zero}, phiPrev);
+    prev = {select(isNew, zero, prev.sY), select(isNew, zero, prev.sZ), select(isNew, zero, prev.dN), select(isNew, zero, prev.dY),
+            select(isNew, zero, prev.dZ)};
+    uNPrev = select(isNew, zero, uNPrev);
+    stepDt = select(isNew, select(tau < dt, tau, dt), dt);  // tau in [0, dt]
+    twistDt = select(isNew, zero, dt);
+  }
+
+  // seed "Contact update": mid-step normal n_mid = (n_prev + n)/|n_prev + n|
+  const V3<T> nSum = nPrev + n;
   const T invLen = 1.0 / sqrt(dot(nSum, nSum));
   const V3<T> nMid = invLen * nSum;
-  // seed: bending rotation o_r = n_prev x n_curr and twisting rotation
-  // o_t = n_mid (n_mid . (w1 + w2)/2) dt, applied to the frame. The seed's first-order column update
-  // a - a x o_r - a x o_t followed by re-normalisation is done here as the composition of the same
-  // two rotations as quaternions: the bending one exactly (half-way quaternion (1 + x.n, x x n), from
-  // the frame's own x axis so that round-off cannot drift x away from n), the twisting one as
-  // (1, n theta/2) (angle error theta^3/12). Both factors are left unnormalised: |a b| = |a| |b|, so
-  // normalising the product once gives the same rotation. The frame stays orthonormal by
-  // construction and its x axis is n.
+  // seed: bending rotation o_r = n_prev x n and twisting rotation o_t = n_mid (n_mid . (w1 + w2)/2) dt,
+  // applied to the frame. The seed's first-order column update a - a x o_r - a x o_t followed by
+  // re-normalisation is done as the composition of the same two rotations as quaternions: the
+  // bending one exactly (half-way quaternion (1 + x.n, x x n), from the frame's own x axis so that
+  // round-off cannot drift x away from n), the twisting one as (1, n theta/2) (angle error
+  // theta^3/12). Both factors are left unnormalised: |a b| = |a| |b|, so normalising the product once
+  // gives the same rotation. The frame stays orthonormal by construction and its x axis is n.
   const V3<T> xPrev{1.0 - 2.0 * (qPrev.y * qPrev.y + qPrev.z * qPrev.z), 2.0 * (qPrev.x * qPrev.y + qPrev.w * qPrev.z),
                     2.0 * (qPrev.x * qPrev.z - qPrev.w * qPrev.y)};
-  const V3<T> oR = cross(xPrev, s.n);
-  const Q4<T> bent = Q4<T>{1.0 + dot(xPrev, s.n), oR.x, oR.y, oR.z} * qPrev;
+  const V3<T> oR = cross(xPrev, n);
+  const Q4<T> bent = Q4<T>{1.0 + dot(xPrev, n), oR.x, oR.y, oR.z} * qPrev;
   // (n_mid . w as (n_prev + n) . w / |n_prev + n|: the dot product does not wait for the square root)
-  const T halfTwist = 0.5 * (dot(nSum, 0.5 * (s.w1 + s.w2)) * invLen) * dt;
-  const V3<T> t = halfTwist * s.n;  // twist quaternion (1, t): (1, t) b = (b_w - t.b_v, b_v + b_w t + t x b_v)
+  const T halfTwist = 0.5 * (dot(nSum, 0.5 * (in.w1 + in.w2)) * invLen) * twistDt;
+  const V3<T> t = halfTwist * n;  // twist quaternion (1, t): (1, t) b = (b_w - t.b_v, b_v + b_w t + t x b_v)
   const V3<T> bv{bent.x, bent.y, bent.z};
   const V3<T> cv = bv + bent.w * t + cross(t, bv);
   const Q4<T> qRaw{bent.w - dot(t, bv), cv.x, cv.y, cv.z};
@@ -77,12 +141,7 @@ template <class T>
   // rotation of q_prev + q_curr, here of m = |q_raw| q_prev + q_raw (the same direction; it does not
   // wait for the division), normalised below inside T_mid.
   const T sgn = select(qPrev.w * qRaw.w + qPrev.x * qRaw.x + qPrev.y * qRaw.y + qPrev.z * qRaw.z < 0.0, T(-1.0), T(1.0));
-  const Q4<T> m{len * qPrev.w + sgn * qRaw.w, len * qPrev.x + sgn * qRaw.x, len * qPrev.y + sgn * qRaw.y,
-                len * qPrev.z + sgn * qRaw.z};
-  // seed: relative velocity at the contact point from the branch vectors (arms on the normal:
-  // (v2 - v1) - (a1 w1 + a2 w2) x n), normal part removed with the mid-step normal
-  V3<T> vr = s.dv - cross(s.a1 * s.w1 + s.a2 * s.w2, s.n);
-  vr = vr - dot(nMid, vr) * nMid;
+  const Q4<T> m{len * qPrev.w + sgn * qRaw.w, len * qPrev.x + sgn * qRaw.x, len * qPrev.y + sgn * qRaw.y, len * qPrev.z + sgn * qRaw.z};
   // Global -> local rotation T_mid = R(m/|m|)^T: T_mid x = x + k (v x (v x x) - w (v x x)) with
   // (w, v) = m and k = 2/|m|^2 (one division, no square root; the cross products do not wait for it).
   const T k = 2.0 / (m.w * m.w + m.x * m.x + m.y * m.y + m.z * m.z);
@@ -91,43 +150,74 @@ template <class T>
     const V3<T> c = cross(mv, x);
     return x + k * (cross(mv, c) - m.w * c);
   };
-  const V3<T> duLocal = toLocal(dt * vr), dphiLocal = toLocal(dt * (s.w2 - s.w1));
-  h.uY = h.uY + duLocal.y;  // seed: u_curr = u_prev + T_mid v_r dt (shear components)
-  h.uZ = h.uZ + duLocal.z;
-  h.phi = h.phi + dphiLocal;  // seed: phi += T_mid (w2 - w1) dt
-  h.frame = q;
-  h.normal = s.n;
+  // seed: shear velocity v_r minus its part along the mid-step normal, to local axes
+  const V3<T> vLocal = toLocal(vr - dot(nMid, vr) * nMid);
+  const V3<T> phi = phiPrev + stepDt * toLocal(in.w2 - in.w1);  // seed: phi += T_mid (w2 - w1) dt
+
+  // the law: seed u_T += T_mid v_r dt (inside the law's shear state), forces in local axes
+  const LawInput<T> li{g.uN, g.uN - uNPrev, dot(n, in.dv), stepDt * vLocal.y, stepDt * vLocal.z, vLocal.y, vLocal.z};
+  const LawResult<T> r = Law::force(params, li, prev);
+  const V3<T> force = localToGlobal(q, r.fN, r.fY, r.fZ);
+  const V3<T> nxF = cross(n, force);  // torques b1 x F = a1 n x F, b2 x (-F) = a2 n x F
+
+  KernelOutput<T> out;
+  out.real = g.uN < 0.0;
+  const auto ifReal = [&](const T& x) __attribute__((always_inline)) { return select(out.real, x, zero); };
+  const auto ifRealV = [&](const V3<T>& x) __attribute__((always_inline)) { return V3<T>{ifReal(x.x), ifReal(x.y), ifReal(x.z)}; };
+  out.uN = ifReal(g.uN);
+  out.force = ifRealV(force);
+  out.torque1 = ifRealV(a1 * nxF);
+  out.torque2 = ifRealV(a2 * nxF);
+  out.point = in.x1 + V3<T>{a1 * n.x, a1 * n.y, a1 * n.z};
+  out.h = {q, n, ifRealV(phi)};
+  out.state = {ifReal(r.state.sY), ifReal(r.state.sZ), ifReal(r.state.dN), ifReal(r.state.dY), ifReal(r.state.dZ)};
+  out.elastic = ifReal(r.elastic);
+  // a contact that separates (seed: it gives no force): with F_N = 0 the Coulomb cap is zero, so the
+  // shear spring's stored energy is released by slip and booked as friction dissipation of this
+  // step (leaving it out makes the ledger drift at first order in dt in granular scenes); the
+  // dashpots' last half-trapezoid is booked too.
+  const T released = Law::shearEnergy(params, in.state, in.uNPrev);
+  const MaskOf<T> separates = in.wasReal && !out.real;
+  out.slip = select(out.real, r.slip, select(separates && released > 0.0, released, zero));
+  out.viscous = select(out.real, r.viscous, select(separates, viscousWork(in.state, zero, zero, zero, li), zero));
+  return out;
 }
 
-// Cundall's law on one contact (contact_law.hpp): forces in local axes, the shear displacement after
-// the Coulomb return, the elastic energy at t_n and the slip dissipation of the step.
-template <class T>
-struct CundallOut {
-  T fN, fY, fZ;
-  T uY, uZ;
-  T elastic, dissipated;
-};
+}  // namespace dem
 
-template <class T>
-[[gnu::always_inline]] inline CundallOut<T> cundall(const T& kn, const T& ks, const T& tanPhi, const T& uN,
-                                                    const T& uY, const T& uZ, const T& uPrevY, const T& uPrevZ) {
-  using std::abs;
-  using std::sqrt;
-  CundallOut<T> r;
-  r.fN = kn * uN;  // seed: F_N = K_N u_N n
-  const T ty = ks * uY, tz = ks * uZ;  // seed: F_T^t = K_T u_T
-  const T trial2 = ty * ty + tz * tz;
-  const T cap = abs(r.fN) * tanPhi;
-  const auto sliding = trial2 > cap * cap;  // seed: non-associated return to the Coulomb cap
-  const T scale = cap / sqrt(select(sliding, trial2, T(1.0)));
-  r.fY = select(sliding, ty * scale, ty);
-  r.fZ = select(sliding, tz * scale, tz);
-  const T invKs = 1.0 / ks;
-  r.dissipated =
-      select(sliding, 0.5 * ((ty - r.fY) * (ks * uPrevY + r.fY) + (tz - r.fZ) * (ks * uPrevZ + r.fZ)) * invKs, T(0.0));
-  r.uY = select(sliding, r.fY * invKs, uY);
-  r.uZ = select(sliding, r.fZ * invKs, uZ);
-  r.elastic = 0.5 * kn * uN * uN + 0.5 * ks * (r.uY * r.uY + r.uZ * r.uZ);  // |F_T|^2/(2 ks)
+namespace dem {
+
+// One contact through the kernel (T = double): its inputs gathered from the particles and its history
+// from the Contact, the results written back as the contact loop writes a lane's (frame, normal and
+// point only while the bodies touch). The tests run the solver's physics through this.
+template <class Law>
+KernelOutput<double> evaluateContact(const Particles& p, Contact& c, double dt, const PeriodicShift* shift = nullptr) {
+  KernelInput<double> in;
+  in.pair = pairInput(p, c.type, c.id1, c.id2, secondPosition(p, c.id2, c.cellDist, shift ? &shift->H : nullptr));
+  in.type = static_cast<double>(c.type);
+  in.x1 = v3(p.pos[c.id1]);
+  in.dv = v3(secondVelocity(p, c.id2, c.cellDist, shift) - p.vel[c.id1]);
+  in.w1 = v3(p.angVel[c.id1]);
+  in.w2 = v3(p.angVel[c.id2]);
+  in.wasReal = c.real != 0;
+  in.h = {q4(c.frame), v3(c.normal), v3(c.phi)};
+  in.uNPrev = c.u[0];
+  in.state = {c.u[1], c.u[2], c.damp[0], c.damp[1], c.damp[2]};
+  const KernelOutput<double> r = contactKernel<Law>(in, Law::params(c.params.data()), dt);
+  if (r.real) {
+    c.frame = Quat(r.h.frame.w, r.h.frame.x, r.h.frame.y, r.h.frame.z);
+    c.normal = vec3(r.h.normal);
+    c.point = vec3(r.point);
+  }
+  c.real = r.real ? 1 : 0;
+  c.u = Vec3(r.uN, r.state.sY, r.state.sZ);
+  c.phi = vec3(r.h.phi);
+  c.damp = Vec3(r.state.dN, r.state.dY, r.state.dZ);
+  c.force = vec3(r.force);
+  c.torque1 = vec3(r.torque1);
+  c.torque2 = vec3(r.torque2);
+  c.elastic = r.elastic;
+  c.dissipated = r.slip;
   return r;
 }
 

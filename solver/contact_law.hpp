@@ -1,45 +1,149 @@
 #pragma once
-// Cundall's linear law with Coulomb friction (seed "Cundall's stress evaluation",
-// Yade Law2_ScGeom_FrictPhys_CundallStrack), as a pure function of the contact physics and the
-// displacements of the geometry stage (contact_geometry.hpp for the signs):
-//   F_N   = kn u_N                (local x; negative = repulsive, since u_N < 0 in compression)
-//   F_T^t = ks u_T                (trial shear force, local y, z)
-//   F_T   = F_T^t |F_N| tan(phi)/|F_T^t|  if |F_T^t| > |F_N| tan(phi), else F_T^t
-// When the cap is active the stored shear displacement is reduced to u_T = F_T/ks, so the spring
-// does not keep growing while sliding. The force is the force on particle 1 (particle 2 receives
-// its opposite).
-// Energies: elastic = kn u_N^2/2 + |F_T|^2/(2 ks) = kn u_N^2/2 + ks |u_T|^2/2 at t_n (u_T after the
-// return). Dissipation of this step: the work of the
-// shear force over the step (trapezoid, (F_T,n-1 + F_T,n)/2 . du) minus the change of the stored
-// shear energy, which reduces to the slip times the mean force:
-//   W_slip = (F_T^t - F_T,n) . (F_T,n-1 + F_T,n) / (2 ks)     (zero while sticking or frictionless)
-// This is the convention of the energy ledger (energy.hpp: trapezoidal work terms at t_n).
+// Contact laws: what every law shares, and the one switch that picks a law (style: a law is a
+// parameter struct plus pure functions; the loop is written once, HOOMD's PotentialPair<Evaluator>).
+//
+// A law (laws/cundall.hpp, laws/hertz_mindlin.hpp) is a struct with
+//   kind, name                     its ContactLaw value and scene-file name;
+//   kParams                        how many parameters a contact stores (ContactStore columns);
+//   Params<T>, params(p)           the parameters of one contact (T = double) or of a batch (lanes),
+//                                  from the kParams stored values;
+//   mix(PairMaterials) -> values   the mixing rule: the parameters of a pair from its two materials;
+//   force(Params, LawInput, LawState) -> LawResult   the pure force function;
+//   shearEnergy(Params, LawState, uN)  the energy of the shear spring, released as slip when the
+//                                      contact separates;
+//   stiffness(Params, uN)          tangent normal and shear stiffness (timestep estimate);
+//   dampingRatio(Params, uN, m*)   the normal dashpot's damping ratio (timestep estimate).
+// Sign conventions as in contact_geometry.hpp: local x is the normal from particle 1 to 2, u_N < 0 in
+// compression; forces are those on particle 1 in local axes (particle 2 receives the opposite).
 
-#include "contact_kernel.hpp"
+#include "components.hpp"
 #include "materials.hpp"
-#include "math.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
 
 namespace dem {
 
-struct CundallResult {
-  Vec3 forceLocal;      // (F_N, F_T,y, F_T,z), on particle 1, local coordinates
-  double uTy = 0.0, uTz = 0.0;  // shear displacement after the Coulomb return
-  double elastic = 0.0;
-  double dissipated = 0.0;
+enum class ContactLaw : std::uint8_t { Cundall = 0, HertzMindlin = 1 };
+
+// The most parameters any law stores per contact (ContactStore's parameter columns).
+inline constexpr std::size_t kMaxLawParams = 5;
+using LawValues = std::array<double, kMaxLawParams>;
+
+// What the mixing rule knows of a pair: the two materials, radii and masses. A wall is body 2 with
+// radius 0 and infinite mass (`wall` true); a body that cannot translate has infinite mass.
+struct PairMaterials {
+  const Material& m1;
+  double r1, mass1;
+  const Material& m2;
+  double r2, mass2;
+  bool wall = false;
+  // m* = m1 m2 / (m1 + m2); m1 when body 2 is infinitely heavy (and vice versa).
+  double reducedMass() const {
+    if (!std::isfinite(mass2)) return std::isfinite(mass1) ? mass1 : 0.0;
+    if (!std::isfinite(mass1)) return mass2;
+    return mass1 * mass2 / (mass1 + mass2);
+  }
+  // The pair's restitution coefficient: the smaller of the two (a dead body gives a dead contact).
+  double restitution() const { return m1.restitution < m2.restitution ? m1.restitution : m2.restitution; }
+  // tan of the smaller friction angle (seed: phi = min(phi1, phi2)).
+  double tanPhi() const { return std::tan(m1.frictionAngle < m2.frictionAngle ? m1.frictionAngle : m2.frictionAngle); }
 };
 
-// u: (u_N, u_T,y, u_T,z) with u_N < 0 (a real contact), u_T the trial shear displacement after this
-// step's increment; uPrevY, uPrevZ: the stored shear displacement of the previous step (zero for a
-// new contact), i.e. F_T,n-1 = ks u_prev.
-inline CundallResult cundallLaw(const ContactPhysics& ph, const Vec3& u, double uPrevY, double uPrevZ) {
-  const CundallOut<double> o = cundall(ph.kn, ph.ks, ph.tanPhi, u[0], u[1], u[2], uPrevY, uPrevZ);
-  CundallResult r;
-  r.forceLocal = Vec3(o.fN, o.fY, o.fZ);
-  r.uTy = o.uY;
-  r.uTz = o.uZ;
-  r.elastic = o.elastic;
-  r.dissipated = o.dissipated;
+// zeta(e) = -ln e / sqrt(pi^2 + ln^2 e): the damping ratio of a linear spring-dashpot whose
+// restitution is e when the force may turn attractive before the overlap closes (verification
+// theory 2, section 2.1, "tension allowed"); 1 at e = 0, 0 at e = 1.
+inline double dampingRatioFromRestitution(double e) {
+  if (!(e > 0.0)) return 1.0;
+  const double l = std::log(e);
+  return -l / std::sqrt(3.14159265358979323846 * 3.14159265358979323846 + l * l);
+}
+
+// What a law sees of one contact at t_n (T = double) or of a batch of them (lanes).
+template <class T>
+struct LawInput {
+  T uN;         // normal displacement (negative = overlap)
+  T duN;        // its change since the last step (since the onset for a new contact)
+  T vN;         // normal relative velocity n . (v2 - v1), mid-step (negative = approaching)
+  T duY, duZ;   // shear increment of this step, local axes (T_mid v_r dt; since the onset when new)
+  T vY, vZ;     // shear relative velocity at the contact point, local axes (mid-step)
+};
+
+// A law's history of one contact: its shear state (Cundall: the shear displacement u_T; Hertz-Mindlin:
+// the tangential spring force) and the dashpot force of the last step (local), for the trapezoidal
+// booking of the viscous work (energy.hpp). Zero for a new contact.
+template <class T>
+struct LawState {
+  T sY, sZ;
+  T dN, dY, dZ;
+};
+
+template <class T>
+struct LawResult {
+  T fN, fY, fZ;       // force on particle 1, local axes
+  LawState<T> state;  // after this step
+  T elastic;          // energy stored in the springs at t_n
+  T slip;             // work dissipated by Coulomb sliding during this step
+  T viscous;          // work dissipated by the dashpots during this step
+};
+
+// Tangent stiffnesses of a contact (N/m).
+struct ContactStiffness {
+  double kn = 0.0, ks = 0.0;
+};
+
+// Coulomb's cap with the dashpots (shared by the laws): the trial shear force is the spring's plus the
+// dashpot's; if it exceeds tan(phi) times the repulsive normal force (none when the normal force
+// pulls), the force is scaled back onto the cap, the spring takes the whole force and the dashpot is
+// idle while sliding (seed "Cundall's stress evaluation": non-associated return).
+template <class T>
+struct CoulombReturn {
+  T fY, fZ;        // the shear force after the return
+  T springY, springZ;
+  T dampY, dampZ;  // the dashpot's part of the shear force
+  decltype(T() < T()) sliding;
+};
+template <class T>
+[[gnu::always_inline]] inline CoulombReturn<T> coulombReturn(const T& tanPhi, const T& fN, const T& springY, const T& springZ,
+                                                             const T& dampY, const T& dampZ) {
+  using std::sqrt;
+  CoulombReturn<T> r;
+  const T ty = springY + dampY, tz = springZ + dampZ;
+  const T trial2 = ty * ty + tz * tz;
+  const T push = select(fN < 0.0, -fN, T(0.0));  // repulsive part of the normal force
+  const T cap = push * tanPhi;
+  r.sliding = trial2 > cap * cap;
+  const T scale = cap / sqrt(select(r.sliding, trial2, T(1.0)));
+  r.fY = select(r.sliding, ty * scale, ty);
+  r.fZ = select(r.sliding, tz * scale, tz);
+  r.springY = select(r.sliding, r.fY, springY);
+  r.springZ = select(r.sliding, r.fZ, springZ);
+  r.dampY = select(r.sliding, T(0.0), dampY);
+  r.dampZ = select(r.sliding, T(0.0), dampZ);
   return r;
 }
+
+// The slip work of a step with shear spring stiffness k (trapezoid, energy.hpp): the trial spring
+// force minus the returned one, times the mean spring force, over k:
+//   W_slip = (F_s^t - F_s,n) . (F_s,n-1 + F_s,n) / (2 k)   (zero while sticking)
+template <class T>
+[[gnu::always_inline]] inline T slipWork(const T& trialY, const T& trialZ, const CoulombReturn<T>& r, const T& prevY,
+                                         const T& prevZ, const T& invK) {
+  return select(r.sliding, 0.5 * ((trialY - r.springY) * (prevY + r.springY) + (trialZ - r.springZ) * (prevZ + r.springZ)) * invK,
+                T(0.0));
+}
+
+// The dashpots' work of a step (trapezoid over the step, energy.hpp): (F_d,n-1 + F_d,n)/2 . du.
+template <class T>
+[[gnu::always_inline]] inline T viscousWork(const LawState<T>& prev, const T& dN, const T& dY, const T& dZ, const LawInput<T>& in) {
+  return 0.5 * ((prev.dN + dN) * in.duN + (prev.dY + dY) * in.duY + (prev.dZ + dZ) * in.duZ);
+}
+
+std::string lawName(ContactLaw law);
+// The law named `name` ("cundall", "hertzMindlin"); false if there is none.
+bool lawFromName(const std::string& name, ContactLaw& law);
 
 }  // namespace dem

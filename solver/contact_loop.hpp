@@ -1,11 +1,14 @@
 #pragma once
-// The contact stage of one step (architecture steps 3-4): for every potential contact, the shape
-// pair's geometry (one switch on the contact type), the Cundall law, and the contact's force and
-// torques stored on the contact; then every particle sums its own contacts in increasing contact
-// index (ContactStore adjacency). Both loops run under OpenMP and give the same bits for any thread
+// The contact stage of one step (architecture steps 3-4): for every potential contact that was
+// real at the last step or may touch now, the contact kernel (contact_kernel.hpp: the shape pair's
+// geometry, the history update, the law chosen once for the stage) in batches of lanes, and the
+// contact's force and torques stored on the contact; then every particle sums its own contacts in
+// increasing contact index (ContactStore adjacency). Both loops run under OpenMP and give the same bits for any thread
 // count: no floating-point sum depends on the schedule. With one thread the forces are added while
 // the contacts are evaluated, in the same order (no second pass over the contacts).
 
+#include "contact_geometry.hpp"
+#include "contact_law.hpp"
 #include "contacts.hpp"
 #include "particles.hpp"
 
@@ -16,6 +19,7 @@ namespace dem {
 struct ContactStageResult {
   double elastic = 0.0;     // energy stored in all contacts at t_n
   double dissipated = 0.0;  // Coulomb slip dissipation of this step
+  double viscous = 0.0;     // the dashpots' dissipation of this step
 };
 
 // A contact's force on particle 1 and its torques (Contact::force, torque1, torque2).
@@ -28,17 +32,10 @@ struct ContactScratch {
   std::vector<ContactLoad> loads;          // per-contact copies for the gather (several threads)
 };
 
-// Periodic cell: particle 2 of a contact with cellDist k enters as its image, position x2 + H k
-// (seed "Collision detection in periodic cell") and mid-step velocity v2 + V k with
-// V = L_{n-1/2} (H_n + H_{n-1})/2 = (H_n - H_{n-1})/dt, the velocity of the image point H k between
-// t_n-1 and t_n (Woo's intrShiftVel; verification theory 4.3: image velocity v_j + L H k).
-struct PeriodicShift {
-  Mat3 H, vel;
-};
-
 // Evaluates all contacts at t_n from on-step positions and mid-step velocities, and adds their
-// forces and torques to p.force and p.torque. shift: the periodic cell's image shift, or nullptr.
+// forces and torques to p.force and p.torque, with the contact law `law`. shift: the periodic
+// cell's image shift (contact_geometry.hpp), or nullptr.
 ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
-                                const PeriodicShift* shift = nullptr);
+                                ContactLaw law = ContactLaw::Cundall, const PeriodicShift* shift = nullptr);
 
 }  // namespace dem

@@ -33,7 +33,8 @@ Contact ContactStore::get(std::size_t k) const {
   c.cellDist = cellDist_[k];
   c.elastic = col_[col::elastic][k];
   c.dissipated = col_[col::dissipated][k];
-  c.phys = {col_[col::kn][k], col_[col::ks][k], col_[col::tanPhi][k]};
+  for (std::size_t i = 0; i < kMaxLawParams; ++i) c.params[i] = col_[col::param + i][k];
+  c.damp = vec(col::dampN, k);
   c.frame = Quat(col_[col::qw][k], col_[col::qx][k], col_[col::qy][k], col_[col::qz][k]);
   c.normal = vec(col::nx, k);
   c.point = vec(col::px, k);
@@ -53,9 +54,7 @@ void ContactStore::set(std::size_t k, const Contact& c) {
   cellDist_[k] = c.cellDist;
   col_[col::elastic][k] = c.elastic;
   col_[col::dissipated][k] = c.dissipated;
-  col_[col::kn][k] = c.phys.kn;
-  col_[col::ks][k] = c.phys.ks;
-  col_[col::tanPhi][k] = c.phys.tanPhi;
+  for (std::size_t i = 0; i < kMaxLawParams; ++i) col_[col::param + i][k] = c.params[i];
   col_[col::qw][k] = c.frame.w();
   col_[col::qx][k] = c.frame.x();
   col_[col::qy][k] = c.frame.y();
@@ -70,6 +69,7 @@ void ContactStore::set(std::size_t k, const Contact& c) {
   put(col::fx, c.force);
   put(col::t1x, c.torque1);
   put(col::t2x, c.torque2);
+  put(col::dampN, c.damp);
 }
 
 void ContactStore::resizeColumns(std::size_t n) {

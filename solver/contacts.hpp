@@ -10,7 +10,7 @@
 // contacts with one vector load or store each (ContactStore::column), so every column of doubles is
 // 64-byte aligned and padded to a multiple of kColumnPad entries holding a default Contact.
 
-#include "materials.hpp"
+#include "contact_law.hpp"
 #include "math.hpp"
 
 #include <cstdint>
@@ -32,14 +32,16 @@ struct Contact {
   Eigen::Vector3i cellDist = Eigen::Vector3i::Zero();
   double elastic = 0.0;            // energy stored in the springs at t_n
   double dissipated = 0.0;         // work dissipated by Coulomb sliding during this step
-  ContactPhysics phys;             // kn, ks, tan(phi): created once with the contact
+  LawValues params{};              // the law's parameters (contact_law.hpp), from its mixing rule at creation
 
   // History in local contact coordinates (seed "Local contact coordinates"); valid while real.
   Quat frame = Quat::Identity();   // local -> global rotation; its local x axis is the normal
   Vec3 normal = Vec3::Zero();      // n (global), from particle 1 towards particle 2
   Vec3 point = Vec3::Zero();       // contact point c (middle of the overlap zone)
-  Vec3 u = Vec3::Zero();           // (u_N, u_T,y, u_T,z), local coordinates
+  Vec3 u = Vec3::Zero();           // (u_N, shear state y, z), local: the law's shear state is u_T
+                                   // (Cundall) or the tangential spring force (Hertz-Mindlin)
   Vec3 phi = Vec3::Zero();         // relative rotation (twist, bending y, bending z), local
+  Vec3 damp = Vec3::Zero();        // the dashpots' force at t_n (local), for the viscous work booking
 
   // Results of the current step (zero when not real).
   Vec3 force = Vec3::Zero();       // force on particle 1 (global); particle 2 receives -force
@@ -64,8 +66,9 @@ enum : std::size_t {
   t1x, t1y, t1z,         // torque1
   t2x, t2y, t2z,         // torque2
   elastic, dissipated,
-  kn, ks, tanPhi,        // phys
-  count
+  dampN, dampY, dampZ,   // damp
+  param,                 // params: kMaxLawParams columns from here
+  count = param + kMaxLawParams
 };
 }  // namespace col
 

@@ -91,7 +91,7 @@ void PeriodicCollider::handleInversion(std::uint32_t a, std::uint32_t b, const P
   const bool ov = periodicBoxesOverlap(s_[i1], half_[i1], s_[i2], half_[i2], k);
   const std::int64_t idx = contacts.find(i1, i2);
   if (ov && idx < 0) {
-    Contact c = makeContact(p, materials, i1, i2);
+    Contact c = makeContact(p, materials, i1, i2, law);
     c.cellDist = k;
     contacts.add(c);
   } else if (ov) {

@@ -55,6 +55,7 @@
 
 #include "cell.hpp"
 #include "contacts.hpp"
+#include "contact_law.hpp"
 #include "materials.hpp"
 #include "particles.hpp"
 
@@ -72,6 +73,8 @@ class PeriodicCollider {
   // Updates the potential contacts for the current positions and cell when needsRun(); returns
   // whether it ran.
   bool update(const Particles& p, const Cell& cell, const std::vector<Material>& materials, ContactStore& contacts);
+  // The law of the contacts it creates (their parameters from the law's mixing rule).
+  ContactLaw law = ContactLaw::Cundall;
   // True unless criterion (V) above holds for every body (and the lists are valid for these bodies
   // and this dL).
   bool needsRun(const Particles& p, const Cell& cell) const;

@@ -88,6 +88,7 @@ void Scene::validate() {
 // cannot touch before the next run behind all (ContactStore::partition, Collider::dormant). In a
 // cell the images move with H as well: no contact is set dormant there.
 void Scene::updateCollider() {
+  collider.law = periodicCollider.law = law;
   if (cell) {
     if (periodicCollider.update(particles, *cell, materials, contacts)) contacts.partitionReal();
   } else if (collider.update(particles, materials, contacts)) {
@@ -130,7 +131,7 @@ void Scene::checkRunaway() {
   double dtCr = std::numeric_limits<double>::quiet_NaN();
   std::string how;
   try {
-    const TimestepEstimate e = globalStiffnessTimestep(particles, contacts, materials, ContactSelection::Potential, cellH());
+    const TimestepEstimate e = globalStiffnessTimestep(particles, contacts, materials, ContactSelection::Potential, cellH(), law);
     dtCr = e.dt;
     how = e.fromContacts ? "global stiffness of the contacts held by the collider" : "p-wave, no contacts";
   } catch (const std::invalid_argument& err) {
@@ -167,7 +168,7 @@ void Scene::contactForces(StageClock& clock) {
   clock.lap(stageTimes_.collider);
   if (cell) {
     const PeriodicShift shift{cell->H(), cell->imageVelocity()};
-    r = contactStage(particles, contacts, dt_, contactScratch_, &shift);
+    r = contactStage(particles, contacts, dt_, contactScratch_, law, &shift);
     // Love-Weber stress at t_n and the cell's work over the last step (trapezoid, energy.hpp).
     const Mat3 S = contactStressSum(particles, contacts, cell->H());
     stress = S / cell->volume();
@@ -177,10 +178,11 @@ void Scene::contactForces(StageClock& clock) {
     }
     prevStressSum_ = S;
   } else {
-    r = contactStage(particles, contacts, dt_, contactScratch_);
+    r = contactStage(particles, contacts, dt_, contactScratch_, law);
   }
   energy.elastic = r.elastic;
   energy.frictionDissipated += r.dissipated;
+  energy.viscousDissipated += r.viscous;
 }
 
 void Scene::step() {

@@ -3,7 +3,8 @@
 //   1. forces := gravity m g (clump members: 0, their clump carries it), torques := 0
 //   2. contact stage: collider (only when some body moved farther than its Verlet distance; in a
 //      periodic cell, when some body's box no longer contains it, periodic_collider.hpp),
-//      contact geometry + Cundall law per contact, per-particle force gather (contact_loop.hpp)
+//      contact kernel (shape-pair geometry, history, the scene's law) per contact, per-particle
+//      force gather (contact_loop.hpp)
 //   3. clump members' forces -> clumps; integration (leapfrog, damping, rotation; members are not
 //      integrated); members placed rigidly from their clumps
 //   4. time += dt, step += 1; the energy ledger refers to the step's start t_n;
@@ -42,6 +43,8 @@ class Scene {
   // Materials, indexed by particles.material[i]. A scene with two or more bodies needs every
   // body's material index to be valid (checked before the first step).
   std::vector<Material> materials;
+  // The contact law of every contact (contact_law.hpp, laws.hpp); set before the first step.
+  ContactLaw law = ContactLaw::Cundall;
   Collider collider;     // set collider.verletDist before the first step
   PeriodicCollider periodicCollider;  // used instead of collider when the scene has a cell
   ContactStore contacts;
@@ -98,7 +101,7 @@ class Scene {
   // Estimates of the current state: global stiffness (p-wave without contacts), and p-wave.
   // In a periodic scene, contacts across the boundary use particle 2's image x2 + H cellDist.
   TimestepEstimate criticalTimestep() const {
-    return globalStiffnessTimestep(particles, contacts, materials, ContactSelection::Touching, cellH());
+    return globalStiffnessTimestep(particles, contacts, materials, ContactSelection::Touching, cellH(), law);
   }
   TimestepEstimate pWaveTimestep() const { return dem::pWaveTimestep(particles, materials); }
 

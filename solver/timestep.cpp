@@ -1,9 +1,11 @@
 #include "timestep.hpp"
 
 #include "contact_geometry.hpp"
+#include "laws.hpp"
 
 #include <Eigen/Eigenvalues>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -12,25 +14,24 @@ namespace dem {
 
 namespace {
 
-// Normal (from 1 towards 2) and contact point of a contact whose bodies overlap (or, with
-// Potential, of any contact); false when it does not count. image: offset of particle 2's image.
-bool activeGeometry(const Particles& p, const Contact& c, ContactSelection selection, const Vec3& image, Vec3& n,
-                    Vec3& point) {
+// Normal (from 1 towards 2), contact point and u_N of a contact whose bodies overlap (or, with
+// Potential, of any contact); false when it does not count. H: the cell's, for particle 2's image.
+bool activeGeometry(const Particles& p, const Contact& c, ContactSelection selection, const Mat3* H, Vec3& n, Vec3& point,
+                    double& uN) {
   if (c.real) {
     n = c.normal;
     point = c.point;
+    uN = c.u[0];
     return true;
   }
-  const SpherePair s =
-      c.type == ContactType::SphereSphere
-          ? sphereSpherePair(p.pos[c.id1], p.radius[c.id1], Vec3(p.pos[c.id2] + image), p.radius[c.id2])
-          : sphereWallPair(p.pos[c.id1], p.radius[c.id1], p.pos[c.id2], p.walls[p.shapeIndex[c.id2]].normal);
-  n = s.n;
-  if (s.uN < 0.0) {
-    point = s.x1 + (s.r1 + 0.5 * s.uN) * s.n;  // middle of the overlap zone
+  const PairGeometry<double> g = contactGeometry(pairInput(p, c.type, c.id1, c.id2, secondPosition(p, c.id2, c.cellDist, H)), c.type);
+  n = vec3(g.n);
+  uN = g.uN;
+  if (g.uN < 0.0) {
+    point = p.pos[c.id1] + (g.r1 + 0.5 * g.uN) * n;  // middle of the overlap zone
     return true;
   }
-  point = s.x1 + s.r1 * s.n;  // apart: the point where they would touch first
+  point = p.pos[c.id1] + g.r1 * n;  // apart: the point where they would touch first
   return selection == ContactSelection::Potential;
 }
 
@@ -82,14 +83,15 @@ TimestepEstimate pWaveTimestep(const Particles& p, const std::vector<Material>& 
 }
 
 std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore& contacts, ContactSelection selection,
-                                         const Mat3* cellH) {
+                                         const Mat3* cellH, ContactLaw law) {
   std::vector<BodyStiffness> k(p.size());
   for (const Contact& c : contacts.records()) {
-    // periodic image of particle 2: x2 + H k (seed "Collision detection in periodic cell")
-    const Vec3 image = cellH && !c.cellDist.isZero() ? Vec3(*cellH * c.cellDist.cast<double>()) : Vec3::Zero();
     Vec3 n, point;
-    if (!activeGeometry(p, c, selection, image, n, point)) continue;
-    const double kn = c.phys.kn, ks = c.phys.ks;
+    double uN = 0.0;
+    if (!activeGeometry(p, c, selection, cellH, n, point, uN)) continue;
+    const ContactStiffness s =
+        withLaw(law, [&](auto l) { return decltype(l)::stiffness(decltype(l)::params(c.params.data()), uN); });
+    const double kn = s.kn, ks = s.ks;
     // seed (Chareyre): K = kn n n^T + ks (I - n n^T)
     const Mat3 nn = n * n.transpose();
     const Mat3 kt = kn * nn + ks * (Mat3::Identity() - nn);
@@ -99,7 +101,8 @@ std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore&
       if (b == TimestepEstimate::npos) continue;
       k[b].translation += kt;
       // [r]x^T K_c [r]x = ks (|r|^2 I - r r^T) + (kn - ks) (n x r)(n x r)^T
-      const Vec3 r = point - (id == c.id2 ? Vec3(p.pos[b] + image) : p.pos[b]);
+      // (particle 2 at its periodic image, seed "Collision detection in periodic cell")
+      const Vec3 r = point - (id == c.id2 ? Vec3(p.pos[b] + imageOffset(c.cellDist, cellH)) : p.pos[b]);
       const Vec3 nr = n.cross(r);
       const Mat3 kr = ks * (r.squaredNorm() * Mat3::Identity() - r * r.transpose()) + (kn - ks) * nr * nr.transpose();
       if (kr.allFinite()) k[b].rotation += kr;
@@ -110,8 +113,8 @@ std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore&
 
 TimestepEstimate globalStiffnessTimestep(const Particles& p, const ContactStore& contacts,
                                          const std::vector<Material>& materials, ContactSelection selection,
-                                         const Mat3* cellH) {
-  const std::vector<BodyStiffness> k = bodyStiffness(p, contacts, selection, cellH);
+                                         const Mat3* cellH, ContactLaw law) {
+  const std::vector<BodyStiffness> k = bodyStiffness(p, contacts, selection, cellH, law);
   TimestepEstimate e;
   // omega^2 = lambda_max(K M^-1); dt = sqrt(2 / omega^2)                 seed eq. (eq-dtcr-global)
   const auto consider = [&e](double omega2, std::size_t b, bool rotational) {
@@ -134,7 +137,18 @@ TimestepEstimate globalStiffnessTimestep(const Particles& p, const ContactStore&
     const Mat3 jInvSqrt = R * inertia.cwiseInverse().cwiseSqrt().asDiagonal() * R.transpose();
     consider(largestEigenvalue(jInvSqrt * k[b].rotation * jInvSqrt, (blocked >> 3) & 7u), b, true);
   }
-  return e.fromContacts ? e : pWaveTimestep(p, materials);
+  if (!e.fromContacts) return pWaveTimestep(p, materials);
+  // dashpots: dt x (sqrt(1 + zeta^2) - zeta) with the largest damping ratio
+  double zeta = 0.0;
+  for (const Contact& c : contacts.records()) {
+    Vec3 n, point;
+    double uN = 0.0;
+    if (!activeGeometry(p, c, selection, cellH, n, point, uN)) continue;
+    const double mStar = pairMaterials(p, materials, c.id1, c.id2, c.type == ContactType::SphereWall).reducedMass();
+    zeta = std::max(zeta, withLaw(law, [&](auto l) { return decltype(l)::dampingRatio(decltype(l)::params(c.params.data()), uN, mStar); }));
+  }
+  e.dt *= std::sqrt(1.0 + zeta * zeta) - zeta;
+  return e;
 }
 
 }  // namespace dem

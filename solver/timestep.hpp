@@ -27,6 +27,7 @@
 // a lower bound for a 1D chain (Gershgorin), and for one sphere on a fixed sphere or wall (whose
 // partner does not move) it is 1/sqrt(2) of the true limit 2 sqrt(m/kn).
 
+#include "contact_law.hpp"
 #include "contacts.hpp"
 #include "materials.hpp"
 #include "particles.hpp"
@@ -69,14 +70,20 @@ enum class ContactSelection { Touching, Potential };
 // bodies overlap at the current positions (normal and contact point from the positions; this is
 // how the estimate sees the contacts of a scene before its first step). cellH: in a periodic cell,
 // its H; particle 2 of a contact then sits at its image x2 + H cellDist (positions and arms).
+// The contacts' stiffnesses are their law's tangent stiffnesses at the overlap (Hertz-Mindlin: zero
+// for a pair that does not overlap).
 std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore& contacts,
                                          ContactSelection selection = ContactSelection::Touching,
-                                         const Mat3* cellH = nullptr);
+                                         const Mat3* cellH = nullptr, ContactLaw law = ContactLaw::Cundall);
 
-// Global-stiffness estimate (above), or the p-wave value when no body has a contact.
+// Global-stiffness estimate (above), or the p-wave value when no body has a contact. With dashpots
+// (a restitution below 1) the estimate is multiplied by sqrt(1 + zeta^2) - zeta, zeta the largest
+// damping ratio of the counted contacts: the leapfrog with a dashpot on the mid-step velocity
+// v_{n-1/2} is stable for omega dt < 2 (sqrt(1 + zeta^2) - zeta) (the characteristic polynomial
+// l^2 - (2 - 2 zeta h - h^2) l + 1 - 2 zeta h, h = omega dt, by Jury's test).
 TimestepEstimate globalStiffnessTimestep(const Particles& p, const ContactStore& contacts,
                                          const std::vector<Material>& materials,
                                          ContactSelection selection = ContactSelection::Touching,
-                                         const Mat3* cellH = nullptr);
+                                         const Mat3* cellH = nullptr, ContactLaw law = ContactLaw::Cundall);
 
 }  // namespace dem

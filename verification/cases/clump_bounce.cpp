@@ -3,7 +3,7 @@
 // Scenario:  members R1 = 0.01 m at (0,0,z0) and R2 = 0.008 m at (0.015,0,z0), 2600 kg/m^3: they
 //            overlap (centre distance 0.015 < R1 + R2), so the collider would pair them unless
 //            members of one clump are excluded; mass properties by the grid (Auto). Wall z = 0,
-//            E = 1e6 Pa (kn = 2 E R against the wall), ks/kn = 0.2, friction angle 0.5 rad, no
+//            E = 1e6 Pa (kn = E R against a wall of the same material), ks/kn = 0.2, friction angle 0.5 rad, no
 //            damping; gravity (0,0,-9.81). The clump starts 3 mm above the wall with velocity
 //            (0.3, 0, -0.5) m/s and angular velocity (2, 25, -10) rad/s: its members hit the wall
 //            sliding (dissipation is booked), the clump bounces and lands again; T = 0.15 s.
@@ -24,6 +24,7 @@
 //            0 when booked, 1 otherwise.
 #include "cases/registry.hpp"
 #include "cases/rigid_common.hpp"
+#include "solver/laws.hpp"
 
 #include <cmath>
 
@@ -56,7 +57,7 @@ struct ClumpBounce {
     const Particles& p = s.particles;
     const double M = p.mass[3], Imin = p.inertia[3].minCoeff();
     const double reach = std::max((p.pos[1] - p.pos[3]).norm() + R1, (p.pos[2] - p.pos[3]).norm() + R2);
-    const double kn = sphereWallPhysics(mat, R1, mat).kn;
+    const double kn = Cundall::normalStiffness(mat, R1, mat, 0.0, true);
     return std::sqrt(kn * (1.0 / M + reach * reach / Imin));
   }
 };

@@ -18,6 +18,7 @@
 
 #include "cases/stability_bisection.hpp"
 #include "harness/case.hpp"
+#include "solver/laws.hpp"
 #include "solver/scene.hpp"
 
 #include <dem_reference/oscillator.hpp>
@@ -41,13 +42,13 @@ struct ContactOscillator {
   double mass() const { return sphereMass(R, density); }
   double staticOverlap() const { return overlapRatio * R; }
   double amplitude() const { return amplitudeRatio * staticOverlap(); }
-  // Young's modulus giving the static overlap: sphere-wall kn = 2 E R = m g/delta; two spheres any
-  // modulus works (the load follows kn), the same E is used.
-  double young() const { return mass() * g / staticOverlap() / (2.0 * R); }
+  // Young's modulus giving the static overlap: sphere-wall kn = E R = m g/delta (a wall of the sphere's
+  // material: laws/cundall.hpp); two spheres any modulus works (the load follows kn), E = m g/(2 R delta).
+  double young() const { return mass() * g / staticOverlap() / ((kind == Kind::SphereOnWall ? 1.0 : 2.0) * R); }
   Material material() const { return Material{density, young(), ksRatio, 0.5}; }
   double kn() const {
     const Material m = material();
-    return kind == Kind::SphereOnWall ? sphereWallPhysics(m, R, m).kn : sphereSpherePhysics(m, R, m, R).kn;
+    return Cundall::normalStiffness(m, R, m, R, kind == Kind::SphereOnWall);
   }
   double omega() const { return std::sqrt((kind == Kind::SphereOnWall ? 1.0 : 2.0) * kn() / mass()); }
   double dtCritical() const { return 2.0 / omega(); }  // theory 2.1, 2.4: 2/omega_max

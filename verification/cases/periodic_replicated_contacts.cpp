@@ -100,7 +100,7 @@ Comparison compareWithReplicated(Scene& s, int steps) {
     out.notDense += ps.size() <= n;  // dense: more than one real contact per particle
     out.setMismatches += ps != replicatedReal(r, n, offsets);
     double kn = 0.0;
-    for (const Contact& c : s.contacts.records()) kn = std::max(kn, c.phys.kn);
+    for (const Contact& c : s.contacts.records()) kn = std::max(kn, c.params[0]);
     const double unit = kn * std::numeric_limits<double>::epsilon() * xMax;
     for (std::size_t i = 0; i < n; ++i) {
       out.forceUlps = std::max(out.forceUlps, (s.particles.force[i] - r.particles.force[13 * n + i]).norm() / unit);

@@ -1,5 +1,6 @@
-// Unit: identities of the contact geometry in local contact coordinates and the Cundall law
-// (seed "Local contact coordinates"; verification theory section 6.6).
+// Unit: identities of the contact geometry in local contact coordinates and the Cundall law, on the
+// contact kernel the solver runs (evaluateContact<Cundall>: contact_kernel.hpp) (seed "Local contact
+// coordinates"; verification theory section 6.6).
 // 1. The local frame stays orthonormal, right-handed, with x = n, over 5,000 steps of random
 //    relative motion (round-off bound 1e-13: it is re-normalised every step).
 // 2. A contacting pair with a shear history, moved as a rigid body (translation + rotation with
@@ -10,8 +11,8 @@
 //    angle a the force direction is within N a^3 of the rotated one (a = 2e-3 rad, N = 500: 4e-6).
 // 3. Swapping the two particles gives equal and opposite forces, and the same torques on each
 //    body, to round-off (1e-12 relative over the history).
-#include "solver/contact_geometry.hpp"
-#include "solver/contact_law.hpp"
+#include "solver/contact_kernel.hpp"
+#include "solver/laws.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -28,29 +29,27 @@ struct Body {
 
 struct Eval {
   Vec3 force, torque1, torque2;
-  ContactGeom g;
 };
 
-// One step of the contact stage for the pair (a, b) in this order, as contact_loop.cpp does it.
-Eval evaluate(const Body& a, const Body& b, Contact& c, bool isNew, double dt) {
-  SpherePair s = sphereSpherePair(a.x, a.r, b.x, b.r);
-  s.v1 = a.v;
-  s.v2 = b.v;
-  s.w1 = a.w;
-  s.w2 = b.w;
-  const double uy = isNew ? 0.0 : c.u[1], uz = isNew ? 0.0 : c.u[2];
-  Eval e;
-  e.g = contactGeometry(s, c, isNew, dt);
-  const CundallResult r = cundallLaw(c.phys, e.g.u, uy, uz);
-  c.u[1] = r.uTy;
-  c.u[2] = r.uTz;
-  e.force = e.g.frame * r.forceLocal;
-  e.torque1 = e.g.b1.cross(e.force);
-  e.torque2 = e.force.cross(e.g.b2);
-  return e;
+// One step of the contact stage for the pair (a, b) in this order: the solver's contact kernel on
+// one contact (contact_kernel.hpp, evaluateContact; formation while c is not real).
+Eval evaluate(const Body& a, const Body& b, Contact& c, double dt) {
+  Particles p;
+  for (const Body* x : {&a, &b}) {
+    ParticleSpec s = sphereSpec(x->x, x->r, 1000.0);
+    p.add(s);
+    p.vel.back() = x->v;  // (mid-step velocities, as the loop reads them)
+    p.angVel.back() = x->w;
+  }
+  c.id1 = 0;
+  c.id2 = 1;
+  c.type = ContactType::SphereSphere;
+  evaluateContact<Cundall>(p, c, dt);
+  return {c.force, c.torque1, c.torque2};
 }
 
-ContactPhysics physics() { return {1e5, 3e4, 0.5}; }
+// Cundall parameters kn, ks, tan(phi), no dashpots.
+LawValues physics(double tanPhi = 0.5) { return {1e5, 3e4, tanPhi, 0.0, 0.0}; }
 
 // Random smooth relative motion keeping an overlap: body b circles around a with random spins.
 struct RandomMotion {
@@ -68,14 +67,14 @@ BOOST_AUTO_TEST_CASE(frame_stays_orthonormal_with_x_along_n) {
   const double dt = 1e-3;
   Body a{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 0.01}, b{Vec3(0.0195, 0, 0), Vec3::Zero(), Vec3::Zero(), 0.01};
   Contact c;
-  c.phys = physics();
+  c.params = physics();
   double worstOrtho = 0.0, worstAxis = 0.0, worstDet = 0.0;
   for (int k = 0; k < 5000; ++k) {
     a.v = 0.1 * rm.rand3();
     b.v = a.v + 2.0 * rm.rand3();
     a.w = 50 * rm.rand3();
     b.w = 50 * rm.rand3();
-    evaluate(a, b, c, k == 0, dt);
+    evaluate(a, b, c, dt);
     const Mat3 R = c.frame.toRotationMatrix();
     worstOrtho = std::max(worstOrtho, (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff());
     worstAxis = std::max(worstAxis, (R.col(0) - c.normal).norm());
@@ -95,21 +94,21 @@ BOOST_AUTO_TEST_CASE(rigid_motion_keeps_u_phi_and_turns_the_force) {
   Body a{Vec3(0.1, 0.2, 0.3), Vec3::Zero(), Vec3::Zero(), 0.01};
   Body b{a.x + Vec3(0.0195, 0.002, -0.001).normalized() * 0.0195, Vec3::Zero(), Vec3::Zero(), 0.012};
   Contact c;
-  c.phys = {1e5, 3e4, 10.0};  // high friction: the sheared spring sticks
+  c.params = physics(10.0);  // high friction: the sheared spring sticks
   // Shear history: b slides tangentially and spins for 20 steps.
   const Vec3 n0 = (b.x - a.x).normalized();
   const Vec3 t0 = n0.cross(Vec3(0.3, 1, 0.2)).normalized();
   for (int k = 0; k < 20; ++k) {
     b.v = 0.05 * t0;
     b.w = Vec3(3, -2, 5);
-    evaluate(a, b, c, k == 0, dt);
+    evaluate(a, b, c, dt);
     b.x += b.v * dt;
   }
   // Rigid motion: rotation omega about the pair's centre X plus translation V.
   const Vec3 omega = Vec3(1.0, -2.0, 1.5).normalized() * 20.0, V(0.3, -0.1, 0.2);  // |omega| dt = 2e-3
   a.w = b.w = omega;
   Vec3 X = 0.5 * (a.x + b.x);
-  const Eval start = evaluate(a, b, c, false, 0.0);  // dt = 0: the state itself, no increment
+  const Eval start = evaluate(a, b, c, 0.0);  // dt = 0: the state itself, no increment
   const Vec3 u0 = c.u, phi0 = c.phi, F0 = start.force;
   BOOST_REQUIRE(F0.norm() > 0.0);
   BOOST_REQUIRE(Vec3(0, c.u[1], c.u[2]).norm() > 0.0);
@@ -124,7 +123,7 @@ BOOST_AUTO_TEST_CASE(rigid_motion_keeps_u_phi_and_turns_the_force) {
     X = Xn;
     a.v = V + omega.cross(a.x - X);
     b.v = V + omega.cross(b.x - X);
-    e = evaluate(a, b, c, false, dt);
+    e = evaluate(a, b, c, dt);
   }
   const Mat3 Qn = Eigen::AngleAxisd(N * omega.norm() * dt, omega.normalized()).toRotationMatrix();
   const double scale = u0.norm();
@@ -143,15 +142,15 @@ BOOST_AUTO_TEST_CASE(swapping_particles_gives_opposite_forces) {
   const double dt = 1e-4;
   Body a{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 0.01}, b{Vec3(0.0, 0.019, 0.001), Vec3::Zero(), Vec3::Zero(), 0.011};
   Contact ab, ba;
-  ab.phys = ba.phys = {1e5, 3e4, 0.4};
+  ab.params = ba.params = physics(0.4);
   double worstF = 0.0, worstT = 0.0, Fmax = 0.0, Tmax = 0.0;
   for (int k = 0; k < 2000; ++k) {
     a.v = 0.2 * rm.rand3();
     b.v = 0.2 * rm.rand3();
     a.w = 20 * rm.rand3();
     b.w = 20 * rm.rand3();
-    const Eval e1 = evaluate(a, b, ab, k == 0, dt);
-    const Eval e2 = evaluate(b, a, ba, k == 0, dt);
+    const Eval e1 = evaluate(a, b, ab, dt);
+    const Eval e2 = evaluate(b, a, ba, dt);
     worstF = std::max(worstF, (e1.force + e2.force).norm());      // force on a: e1.force = -e2.force
     worstT = std::max(worstT, std::max((e1.torque1 - e2.torque2).norm(), (e1.torque2 - e2.torque1).norm()));
     Fmax = std::max(Fmax, e1.force.norm());

@@ -24,8 +24,7 @@ bool sameValue(const T& a, const T& b) {
 inline bool sameContact(const Contact& a, const Contact& b) {
   return a.id1 == b.id1 && a.id2 == b.id2 && a.type == b.type && a.real == b.real &&
          sameValue(a.cellDist, b.cellDist) && sameValue(a.elastic, b.elastic) &&
-         sameValue(a.dissipated, b.dissipated) && sameValue(a.phys.kn, b.phys.kn) && sameValue(a.phys.ks, b.phys.ks) &&
-         sameValue(a.phys.tanPhi, b.phys.tanPhi) && sameValue(a.frame.coeffs(), b.frame.coeffs()) &&
+         sameValue(a.dissipated, b.dissipated) && sameValue(a.params, b.params) && sameValue(a.damp, b.damp) && sameValue(a.frame.coeffs(), b.frame.coeffs()) &&
          sameValue(a.normal, b.normal) && sameValue(a.point, b.point) && sameValue(a.u, b.u) &&
          sameValue(a.phi, b.phi) && sameValue(a.force, b.force) && sameValue(a.torque1, b.torque1) &&
          sameValue(a.torque2, b.torque2);

@@ -1,9 +1,11 @@
 // Unit: critical timestep estimators (solver/timestep.hpp) on configurations with closed-form
 // values (verification theory 2.4-2.5), Scene::setDtFromStiffness, and bad input.
 #include "cases/contact_oscillator.hpp"
+#include "solver/laws.hpp"
 #include "solver/builders.hpp"
 
 #include <dem_reference/oscillator.hpp>
+
 
 #include <boost/test/unit_test.hpp>
 
@@ -131,7 +133,7 @@ BOOST_AUTO_TEST_CASE(chain_between_walls_lower_bound) {
   for (int i = 0; i < n; ++i) s.particles.add(sphereSpec(Vec3(R - delta + i * (2 * R - delta), 0, 0), R, mat.density));
   s.setDt(1e-7);
   s.collider.update(s.particles, s.materials, s.contacts);
-  const double kw = sphereWallPhysics(mat, R, mat).kn, kss = sphereSpherePhysics(mat, R, mat, R).kn;
+  const double kw = Cundall::normalStiffness(mat, R, mat, 0.0, true), kss = Cundall::normalStiffness(mat, R, mat, R, false);
   Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n, n);
   for (int i = 0; i < n; ++i) {
     K(i, i) = (i == 0 || i == n - 1 ? kw : kss) + (n > 1 ? kss : 0.0);
