@@ -45,9 +45,10 @@ BOOST_AUTO_TEST_CASE(rows_read_back) {
   std::string line;
   std::getline(in, line);
   const auto header = split(line);
-  BOOST_TEST(header.size() == 11u + 2 * 9);
+  BOOST_TEST(header.size() == 12u + 2 * 9);
   BOOST_TEST(header[0] == "step");
-  BOOST_TEST(header[11] == "p5_x");
+  BOOST_TEST(header[9] == "viscous_dissipated");
+  BOOST_TEST(header[12] == "p5_x");
   std::vector<std::vector<std::string>> rows;
   while (std::getline(in, line)) rows.push_back(split(line));
   BOOST_REQUIRE(rows.size() == 4u);
@@ -55,11 +56,11 @@ BOOST_AUTO_TEST_CASE(rows_read_back) {
   const auto& last = rows.back();
   BOOST_TEST(std::stoull(last[0]) == s.stepCount);
   BOOST_TEST(std::stod(last[1]) == s.time);
-  BOOST_TEST(std::stod(last[9]) == s.energy.total());
-  BOOST_TEST(std::stoull(last[10]) == s.contacts.countReal());
+  BOOST_TEST(std::stod(last[10]) == s.energy.total());
+  BOOST_TEST(std::stoull(last[11]) == s.contacts.countReal());
   for (int a = 0; a < 3; ++a) {
-    BOOST_TEST(std::stod(last[11 + a]) == s.particles.pos[5][a]);
-    BOOST_TEST(std::stod(last[20 + 3 + a]) == s.particles.vel[7][a]);
+    BOOST_TEST(std::stod(last[12 + a]) == s.particles.pos[5][a]);
+    BOOST_TEST(std::stod(last[21 + 3 + a]) == s.particles.vel[7][a]);
   }
   std::filesystem::remove(file);
 }

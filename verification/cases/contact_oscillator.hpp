@@ -8,7 +8,7 @@
 //
 //   SphereOnWall  one sphere on a fixed wall through the origin with the oblique normal nw; the load
 //                 is gravity -g nw (so the ledger is closed); E is chosen so that m g/kn = 0.1 R;
-//                 kn = 2 E R (sphere-wall rule), omega^2 = kn/m: one mass on a spring.
+//                 kn = E R (a wall of the sphere's material), omega^2 = kn/m: one mass on a spring.
 //   TwoSpheres    two equal free spheres on the line through the origin along nw, pressed together
 //                 by a constant central load F = kn 0.1 R along their line of centres
 //                 (Scene::externalForces); kn = E R
@@ -177,7 +177,12 @@ inline RunOutput runCriticalTimestep(const CriticalTimestepSpec& spec) {
   out.errors["estimate_ratio_rel"] =
       std::max(std::abs(before / dtCr / spec.estimateRatio - 1.0), after.fromContacts ? std::abs(after.dt / dtCr / spec.estimateRatio - 1.0) : 1.0);
   out.errors["estimate_vs_bisected_rel"] = bis.bracketed ? std::abs(after.dt / bis.limit / spec.estimateRatio - 1.0) : 1.0;
-  out.errors["pwave_ratio_rel"] = std::abs(dtCr / s.pWaveTimestep().dt / (2.0 * std::sqrt(2.0 * std::numbers::pi / 3.0)) - 1.0);
+  // theory 2.5: dt_cr/dt_p = 2 sqrt(m/(c kn)) / (R sqrt(rho/E)) = 2 sqrt((4 pi/3) E R/(c kn)), c = 1 on a wall,
+  // 2 for two spheres (omega^2 = c kn/m): 2 sqrt(2 pi/3) for two spheres, 2 sqrt(4 pi/3) on a wall of the
+  // sphere's material (kn = E R, laws/cundall.hpp)
+  const double c = o.kind == ContactOscillator::Kind::SphereOnWall ? 1.0 : 2.0;
+  const double pwaveRatio = 2.0 * std::sqrt(4.0 * std::numbers::pi / 3.0 * o.young() * o.R / (c * o.kn()));
+  out.errors["pwave_ratio_rel"] = std::abs(dtCr / s.pWaveTimestep().dt / pwaveRatio - 1.0);
   out.series.push_back({"estimates", {"quantity_index", "dt_over_dt_cr"},
                         {{0, 1.0}, {1, bis.limit / dtCr}, {2, after.dt / dtCr}, {3, s.pWaveTimestep().dt / dtCr}},
                         "0: 2/omega, 1: bisected limit, 2: global stiffness, 3: p-wave"});
