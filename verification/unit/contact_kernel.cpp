@@ -1,0 +1,113 @@
+// Unit: the contact kernel (solver/contact_kernel.hpp) is one implementation. The batched loop
+// (contactStage: lanes, staged inputs, columns) and the one-contact path (evaluateContact<Law>, T =
+// double) give every contact the same bits - history, force, torques, energies - for both laws, with
+// dashpots, in a stirred pour where contacts form (the formation path), slide and separate; and the
+// laws' forces match their closed forms on a static overlap.
+#include "solver/builders.hpp"
+#include "solver/contact_kernel.hpp"
+#include "solver/contact_loop.hpp"
+#include "solver/laws.hpp"
+#include "unit/same_bits.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <limits>
+
+using namespace dem;
+
+using dem::test::sameContact;
+
+namespace {
+
+// A stirred pour of 600 spheres with dashpots (e = 0.6) run with `law` to step 4000.
+Scene stirredPour(ContactLaw law) {
+  DepositionSpec spec;
+  spec.n = 600;
+  spec.material.frictionAngle = 0.5;
+  spec.material.restitution = 0.6;
+  spec.material.poisson = 0.3;
+  spec.speed = 0.3;
+  Scene s = depositionScene(spec);
+  s.law = law;
+  s.run(4000);
+  return s;
+}
+
+// Runs the loop on a copy of the contacts and the one-contact kernel on each contact; counts the
+// contacts whose results differ in any bit, and those that formed in this stage.
+template <class Law>
+void compareLoopWithOneContact(const Scene& s) {
+  ContactStore loop;
+  for (const Contact& c : s.contacts.records()) loop.add(c);
+  Particles p = s.particles;
+  ContactScratch scratch;
+  contactStage(p, loop, s.dt(), scratch, Law::kind);
+  std::size_t differing = 0, real = 0, formed = 0;
+  for (std::size_t k = 0; k < loop.size(); ++k) {
+    Contact one = s.contacts.get(k);
+    const bool wasReal = one.real != 0;
+    evaluateContact<Law>(s.particles, one, s.dt());
+    if (!sameContact(one, loop.get(k))) ++differing;
+    real += one.real;
+    formed += one.real && !wasReal;
+  }
+  BOOST_TEST_MESSAGE(Law::name << ": " << loop.size() << " contacts, " << real << " real, " << formed << " formed this step");
+  BOOST_TEST(real > 100u);
+  BOOST_TEST(differing == 0u);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(contact_kernel)
+
+BOOST_AUTO_TEST_CASE(loop_and_one_contact_give_the_same_bits) {
+  compareLoopWithOneContact<Cundall>(stirredPour(ContactLaw::Cundall));
+  compareLoopWithOneContact<HertzMindlin>(stirredPour(ContactLaw::HertzMindlin));
+}
+
+// Formation on lanes: a contact that forms in the loop gets the frame and shear start of the
+// one-contact path, in any lane (every contact of the store is made new: not real, no history).
+BOOST_AUTO_TEST_CASE(formation_is_the_same_in_every_lane) {
+  Scene s = stirredPour(ContactLaw::HertzMindlin);
+  for (std::size_t k = 0; k < s.contacts.size(); ++k) {
+    Contact c = s.contacts.get(k);
+    const Contact fresh = makeContact(s.particles, s.materials, c.id1, c.id2, s.law);
+    c.real = 0;
+    c.u.setZero();
+    c.phi.setZero();
+    c.damp.setZero();
+    c.params = fresh.params;
+    s.contacts.set(k, c);
+  }
+  compareLoopWithOneContact<HertzMindlin>(s);
+}
+
+// Static overlap d of a sphere on a wall of the same material, at rest: Hertz F = K d^(3/2) with
+// K = (4/3) E* sqrt(R*), 1/E* = 2 (1 - nu^2)/E, R* = R (Johnson 1985); Cundall F = kn d with
+// kn = E R (springs 2 E R in series). Round-off: that of the overlap from the positions, and a few
+// ulps of the products.
+BOOST_AUTO_TEST_CASE(static_overlap_force_matches_the_closed_forms) {
+  Material mat{2600.0, 1e7, 0.3, 0.4};
+  mat.poisson = 0.3;
+  const double R = 0.01, d = 2e-4;
+  for (const ContactLaw law : {ContactLaw::Cundall, ContactLaw::HertzMindlin}) {
+    Scene s;
+    s.materials.push_back(mat);
+    s.particles.addWall(Vec3::Zero(), Vec3::UnitZ(), 0);
+    s.particles.add(sphereSpec(Vec3(0, 0, R - d), R, mat.density));
+    Contact c = makeContact(s.particles, s.materials, 0, 1, law);
+    withLaw(law, [&](auto l) { evaluateContact<decltype(l)>(s.particles, c, 1e-6); });
+    const double eStar = mat.young / (2.0 * (1.0 - mat.poisson * mat.poisson));
+    const double expected = law == ContactLaw::HertzMindlin ? 4.0 / 3.0 * eStar * std::sqrt(R) * d * std::sqrt(d) : mat.young * R * d;
+    BOOST_TEST(c.real == 1);
+    const double eps = std::numeric_limits<double>::epsilon();
+    // the overlap comes from positions of size R: |delta d| <= eps R, i.e. eps R/d relative (x 3/2 for
+    // Hertz), plus a few ulps of the products
+    BOOST_TEST(std::abs(c.force[2] - expected) <= (1.5 * eps * R / d + 8 * eps) * expected);  // on the sphere (particle 1): +z
+    BOOST_TEST(c.force.head<2>().norm() <= 4 * eps * expected);        // at rest: no shear (tau = 0)
+    BOOST_TEST(c.id1 == 1u);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
