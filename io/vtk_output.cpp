@@ -2,6 +2,7 @@
 
 #include "atomic_file.hpp"
 #include "vtu_reader.hpp"
+#include "solver/contact_geometry.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -143,8 +144,7 @@ std::string contactsVtu(const Scene& scene) {
     pts.push_back(p.pos[c.id1]);
     // periodic: to the image of particle 2 that the contact sees, x2 + H cellDist
     pts.push_back(c.type == ContactType::SphereWall ? c.point
-                  : scene.cell        ? Vec3(p.pos[c.id2] + scene.cell->H() * c.cellDist.cast<double>())
-                                      : p.pos[c.id2]);
+                                                    : secondPosition(p, c.id2, c.cellDist, scene.cell ? &scene.cell->H() : nullptr));
   }
   std::string s;
   s.reserve(ids.size() * 400 + 2000);

@@ -1,7 +1,7 @@
 // Unit: the contact loop evaluates the contacts that were real in batches of kLanes lanes
 // (solver/contact_kernel.hpp); a contact's result must not depend on which batch or lane it falls
 // in, nor on what the other lanes hold (sphere-sphere or sphere-wall contacts, stale data of an
-// earlier batch, idle lanes, new contacts taken by the one-contact path). Reference: the same contact store in reversed order, which
+// earlier batch, idle lanes, contacts that form in this stage). Reference: the same contact store in reversed order, which
 // puts almost every contact in a different lane next to different neighbours; every contact's
 // history, force, torques and energies must be the same bits. The per-particle sums then add the
 // same terms in another order: equal to within the bound of recursive summation.
