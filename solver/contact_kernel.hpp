@@ -96,7 +96,7 @@ template <class Law, class T>
   Q4<T> qPrev = in.h.frame;
   V3<T> nPrev = in.h.normal, phiPrev = in.h.phi;
   LawState<T> prev = in.state;
-  T uNPrev = in.uNPrev, stepDt = dt, twistDt = dt;
+  T stepDt = dt, twistDt = dt;
   const MaskOf<T> isNew = !in.wasReal;
   if (anyLane(isNew)) {
     const Q4<T> qForm = formationFrame(n);
@@ -108,7 +108,6 @@ template <class Law, class T>
     phiPrev = selectV3<T>(isNew, {zero, zero, zero}, phiPrev);
     prev = {select(isNew, zero, prev.sY), select(isNew, zero, prev.sZ), select(isNew, zero, prev.dN), select(isNew, zero, prev.dY),
             select(isNew, zero, prev.dZ)};
-    uNPrev = select(isNew, zero, uNPrev);
     stepDt = select(isNew, select(tau < dt, tau, dt), dt);  // tau in [0, dt]
     twistDt = select(isNew, zero, dt);
   }
@@ -155,7 +154,9 @@ template <class Law, class T>
   const V3<T> phi = phiPrev + stepDt * toLocal(in.w2 - in.w1);  // seed: phi += T_mid (w2 - w1) dt
 
   // the law: seed u_T += T_mid v_r dt (inside the law's shear state), forces in local axes
-  const LawInput<T> li{g.uN, g.uN - uNPrev, dot(n, in.dv), stepDt * vLocal.y, stepDt * vLocal.z, vLocal.y, vLocal.z};
+  const T vN = dot(n, in.dv);
+  const LawInput<T> li{g.uN, vN, stepDt * vLocal.y, stepDt * vLocal.z, vLocal.y, vLocal.z,
+                       select(in.wasReal, g.uN - in.uNPrev, dt * vN), dt * vLocal.y, dt * vLocal.z};
   const LawResult<T> r = Law::force(params, li, prev);
   const V3<T> force = localToGlobal(q, r.fN, r.fY, r.fZ);
   const V3<T> nxF = cross(n, force);  // torques b1 x F = a1 n x F, b2 x (-F) = a2 n x F

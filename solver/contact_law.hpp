@@ -66,10 +66,15 @@ inline double dampingRatioFromRestitution(double e) {
 template <class T>
 struct LawInput {
   T uN;         // normal displacement (negative = overlap)
-  T duN;        // its change since the last step (since the onset for a new contact)
   T vN;         // normal relative velocity n . (v2 - v1), mid-step (negative = approaching)
   T duY, duZ;   // shear increment of this step, local axes (T_mid v_r dt; since the onset when new)
   T vY, vZ;     // shear relative velocity at the contact point, local axes (mid-step)
+  // The relative displacement over the whole step, for the dashpots' work: the change of u_N (for a
+  // new contact v_N dt, the closing of the gap before the onset included) and the shear v_T dt. (The
+  // leapfrog's kinetic energy changes by F_n . (x_n+1 - x_n-1)/2: the trapezoid over whole steps
+  // books exactly that; over the part of the first step in contact it would miss a first-order
+  // share of the dashpot's jump to c v at the onset.)
+  T stepN, stepY, stepZ;
 };
 
 // A law's history of one contact: its shear state (Cundall: the shear displacement u_T; Hertz-Mindlin:
@@ -139,7 +144,7 @@ template <class T>
 // The dashpots' work of a step (trapezoid over the step, energy.hpp): (F_d,n-1 + F_d,n)/2 . du.
 template <class T>
 [[gnu::always_inline]] inline T viscousWork(const LawState<T>& prev, const T& dN, const T& dY, const T& dZ, const LawInput<T>& in) {
-  return 0.5 * ((prev.dN + dN) * in.duN + (prev.dY + dY) * in.duY + (prev.dZ + dZ) * in.duZ);
+  return 0.5 * ((prev.dN + dN) * in.stepN + (prev.dY + dY) * in.stepY + (prev.dZ + dZ) * in.stepZ);
 }
 
 std::string lawName(ContactLaw law);
