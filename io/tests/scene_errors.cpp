@@ -160,6 +160,31 @@ BOOST_AUTO_TEST_CASE(out_of_range) {
   d = base();
   d["generators"][0]["count"] = {100000, 100000, 100000};
   expectError(d, "generators[0].count", "more than");
+  d = base();
+  d["engine"]["law"] = "hertz";
+  expectError(d, "engine.law", "\"hertzMindlin\"");
+  d = base();
+  d["materials"][0]["poisson"] = 0.6;
+  expectError(d, "materials[0].poisson", "[0, 0.5]");
+  d = base();
+  d["materials"][0]["restitution"] = 1.5;
+  expectError(d, "materials[0].restitution", "[0, 1]");
+  d = base();
+  d["materials"][0]["restitution"] = -0.1;
+  expectError(d, "materials[0].restitution", "[0, 1]");
+}
+
+// The law and the dashpots reach the scene: engine.law selects Hertz-Mindlin, and the materials'
+// poisson and restitution are read.
+BOOST_AUTO_TEST_CASE(law_and_material_keys) {
+  auto d = base();
+  d["engine"]["law"] = "hertzMindlin";
+  d["materials"][0]["poisson"] = 0.3;
+  d["materials"][0]["restitution"] = 0.5;
+  const LoadedScene loaded = loadSceneText(d.dump(), "law.json");
+  BOOST_TEST((loaded.scene.law == dem::ContactLaw::HertzMindlin));
+  BOOST_TEST(loaded.scene.materials[0].poisson == 0.3);
+  BOOST_TEST(loaded.scene.materials[0].restitution == 0.5);
 }
 
 BOOST_AUTO_TEST_CASE(non_finite_values) {
