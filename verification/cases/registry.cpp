@@ -41,6 +41,9 @@ std::vector<Case> allCases() {
       periodicColliderBruteForceCase(),
       periodicReplicatedContactsCase(),
       cellFlipInvarianceCase(),
+      hertzImpactChungOoiCase(),
+      restitutionLinearDashpotCase(),
+      restitutionHertzDampedCase(),
   };
 }
 

@@ -45,6 +45,9 @@ Case kineticEnergyMovingCellCase();
 Case periodicColliderBruteForceCase();
 Case periodicReplicatedContactsCase();
 Case cellFlipInvarianceCase();
+Case hertzImpactChungOoiCase();
+Case restitutionLinearDashpotCase();
+Case restitutionHertzDampedCase();
 
 std::vector<Case> allCases();
 
