@@ -180,13 +180,7 @@ template <class Law, class T>
   const T released = Law::shearEnergy(params, in.state, in.uNPrev);
   const MaskOf<T> separates = in.wasReal && !out.real;
   out.slip = select(out.real, r.slip, select(separates && released > 0.0, released, zero));
-  // At formation the dashpots' work is the trapezoid over the whole step, (0 + F_d,n)/2 . v_r dt, as
-  // energy.hpp books every step: the leapfrog applies F_d,n over the whole step, so booking only the
-  // part since the onset (li's du) would leave c v^2 s dt/2 out of the ledger at every onset, a
-  // first-order drift (restitution_linear_dashpot).
-  const T formationViscous = 0.5 * dt * (r.state.dN * li.vN + r.state.dY * li.vY + r.state.dZ * li.vZ);
-  const T viscousReal = select(isNew, formationViscous, r.viscous);
-  out.viscous = select(out.real, viscousReal, select(separates, viscousWork(in.state, zero, zero, zero, li), zero));
+  out.viscous = select(out.real, r.viscous, select(separates, viscousWork(in.state, zero, zero, zero, li), zero));
   return out;
 }
 
