@@ -80,7 +80,9 @@ template <class T>
   return {select(m, a.x, b.x), select(m, a.y, b.y), select(m, a.z, b.z)};
 }
 
-template <class Law, class T>
+// Dashpots: false for a stage whose scene has no dashpots (contact_law.hpp, dashpot()); the
+// results are then those of true with zero dashpot coefficients, up to the sign of zeros.
+template <class Law, bool Dashpots = true, class T>
 [[gnu::always_inline]] inline KernelOutput<T> contactKernel(const KernelInput<T>& in, const typename Law::template Params<T>& params,
                                                             const T& dt) {
   using std::sqrt;
@@ -157,7 +159,7 @@ template <class Law, class T>
   const T vN = dot(n, in.dv);
   const LawInput<T> li{g.uN, vN, stepDt * vLocal.y, stepDt * vLocal.z, vLocal.y, vLocal.z,
                        select(in.wasReal, g.uN - in.uNPrev, dt * vN), dt * vLocal.y, dt * vLocal.z};
-  const LawResult<T> r = Law::force(params, li, prev);
+  const LawResult<T> r = Law::template force<Dashpots>(params, li, prev);
   const V3<T> force = localToGlobal(q, r.fN, r.fY, r.fZ);
   const V3<T> nxF = cross(n, force);  // torques b1 x F = a1 n x F, b2 x (-F) = a2 n x F
 
@@ -180,7 +182,7 @@ template <class Law, class T>
   const T released = Law::shearEnergy(params, in.state, in.uNPrev);
   const MaskOf<T> separates = in.wasReal && !out.real;
   out.slip = select(out.real, r.slip, select(separates && released > 0.0, released, zero));
-  out.viscous = select(out.real, r.viscous, select(separates, viscousWork(in.state, zero, zero, zero, li), zero));
+  out.viscous = select(out.real, r.viscous, select(separates, viscousWork<Dashpots>(in.state, zero, zero, zero, li), zero));
   return out;
 }
 
@@ -191,7 +193,7 @@ namespace dem {
 // One contact through the kernel (T = double): its inputs gathered from the particles and its history
 // from the Contact, the results written back as the contact loop writes a lane's (frame, normal and
 // point only while the bodies touch). The tests run the solver's physics through this.
-template <class Law>
+template <class Law, bool Dashpots = true>
 KernelOutput<double> evaluateContact(const Particles& p, Contact& c, double dt, const PeriodicShift* shift = nullptr) {
   KernelInput<double> in;
   in.pair = pairInput(p, c.type, c.id1, c.id2, secondPosition(p, c.id2, c.cellDist, shift ? &shift->H : nullptr));
@@ -204,7 +206,7 @@ KernelOutput<double> evaluateContact(const Particles& p, Contact& c, double dt, 
   in.h = {q4(c.frame), v3(c.normal), v3(c.phi)};
   in.uNPrev = c.u[0];
   in.state = {c.u[1], c.u[2], c.damp[0], c.damp[1], c.damp[2]};
-  const KernelOutput<double> r = contactKernel<Law>(in, Law::params(c.params.data()), dt);
+  const KernelOutput<double> r = contactKernel<Law, Dashpots>(in, Law::params(c.params.data()), dt);
   if (r.real) {
     c.frame = Quat(r.h.frame.w, r.h.frame.x, r.h.frame.y, r.h.frame.z);
     c.normal = vec3(r.h.normal);

@@ -8,7 +8,8 @@
 //   Params<T>, params(p)           the parameters of one contact (T = double) or of a batch (lanes),
 //                                  from the kParams stored values;
 //   mix(PairMaterials) -> values   the mixing rule: the parameters of a pair from its two materials;
-//   force(Params, LawInput, LawState) -> LawResult   the pure force function;
+//   force<Dashpots>(Params, LawInput, LawState) -> LawResult   the pure force function (Dashpots
+//                                  false: a stage without dashpots, see dashpot() below);
 //   shearEnergy(Params, LawState, uN)  the energy of the shear spring, released as slip when the
 //                                      contact separates;
 //   stiffness(Params, uN)          tangent normal and shear stiffness (timestep estimate);
@@ -100,6 +101,19 @@ struct ContactStiffness {
   double kn = 0.0, ks = 0.0;
 };
 
+// Dashpots are compiled out of a stage whose scene has none (Dashpots = false: every restitution is
+// 1), so that a law without them costs nothing more: the dashpot force c v, and a force plus it.
+template <bool Dashpots, class T>
+[[gnu::always_inline]] inline T dashpot(const T& c, const T& v) {
+  if constexpr (Dashpots) return c * v;
+  else return T(0.0);
+}
+template <bool Dashpots, class T>
+[[gnu::always_inline]] inline T withDashpot(const T& f, const T& d) {
+  if constexpr (Dashpots) return f + d;
+  else return f;
+}
+
 // Coulomb's cap with the dashpots (shared by the laws): the trial shear force is the spring's plus the
 // dashpot's; if it exceeds tan(phi) times the repulsive normal force (none when the normal force
 // pulls), the force is scaled back onto the cap, the spring takes the whole force and the dashpot is
@@ -111,12 +125,12 @@ struct CoulombReturn {
   T dampY, dampZ;  // the dashpot's part of the shear force
   decltype(T() < T()) sliding;
 };
-template <class T>
+template <bool Dashpots, class T>
 [[gnu::always_inline]] inline CoulombReturn<T> coulombReturn(const T& tanPhi, const T& fN, const T& springY, const T& springZ,
                                                              const T& dampY, const T& dampZ) {
   using std::sqrt;
   CoulombReturn<T> r;
-  const T ty = springY + dampY, tz = springZ + dampZ;
+  const T ty = withDashpot<Dashpots>(springY, dampY), tz = withDashpot<Dashpots>(springZ, dampZ);
   const T trial2 = ty * ty + tz * tz;
   const T push = select(fN < 0.0, -fN, T(0.0));  // repulsive part of the normal force
   const T cap = push * tanPhi;
@@ -142,9 +156,10 @@ template <class T>
 }
 
 // The dashpots' work of a step (trapezoid over the step, energy.hpp): (F_d,n-1 + F_d,n)/2 . du.
-template <class T>
+template <bool Dashpots, class T>
 [[gnu::always_inline]] inline T viscousWork(const LawState<T>& prev, const T& dN, const T& dY, const T& dZ, const LawInput<T>& in) {
-  return 0.5 * ((prev.dN + dN) * in.stepN + (prev.dY + dY) * in.stepY + (prev.dZ + dZ) * in.stepZ);
+  if constexpr (Dashpots) return 0.5 * ((prev.dN + dN) * in.stepN + (prev.dY + dY) * in.stepY + (prev.dZ + dZ) * in.stepZ);
+  else return T(0.0);
 }
 
 std::string lawName(ContactLaw law);

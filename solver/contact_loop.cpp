@@ -110,7 +110,7 @@ inline void stageIdleLane(LaneInputs<inCount>& in, std::size_t j) {
 // The kernel (contact_kernel.hpp) on a batch of kLanes consecutive contacts: every lane computed, the
 // results stored into the columns for the kernel lanes (inKernel), the history (frame, normal,
 // point) only where the bodies touch.
-template <class Law>
+template <class Law, bool Dashpots>
 [[gnu::always_inline]] inline void kernelBatch(const LaneInputs<inCount>& in, const ColumnBatch& cb, double dtScalar, LaneOutputs& out) {
   KernelInput<Lanes> k;
   k.pair = {in.v3(inD), in.load(inR1), in.load(inR2), in.v3(inAxis)};
@@ -122,10 +122,12 @@ template <class Law>
   k.wasReal = in.load(inWasReal) != 0.0;
   k.h = {{cb.load(col::qw), cb.load(col::qx), cb.load(col::qy), cb.load(col::qz)}, cb.v3(col::nx), cb.v3(col::phix)};
   k.uNPrev = cb.load(col::ux);
-  k.state = {cb.load(col::uy), cb.load(col::uz), cb.load(col::dampN), cb.load(col::dampY), cb.load(col::dampZ)};
+  const Lanes zero(0.0);
+  k.state = {cb.load(col::uy), cb.load(col::uz), Dashpots ? cb.load(col::dampN) : zero, Dashpots ? cb.load(col::dampY) : zero,
+             Dashpots ? cb.load(col::dampZ) : zero};
   Lanes values[Law::kParams];
   for (std::size_t i = 0; i < Law::kParams; ++i) values[i] = cb.load(col::param + i);
-  const KernelOutput<Lanes> r = contactKernel<Law>(k, Law::params(values), Lanes(dtScalar));
+  const KernelOutput<Lanes> r = contactKernel<Law, Dashpots>(k, Law::params(values), Lanes(dtScalar));
   const LaneMask kernel = in.load(inKernel) != 0.0, touching = kernel && r.real;
   cb.store(col::qw, touching, r.h.frame.w);
   cb.store(col::qx, touching, r.h.frame.x);
@@ -135,7 +137,7 @@ template <class Law>
   cb.store(col::px, touching, r.point);
   cb.store(col::ux, kernel, V3<Lanes>{r.uN, r.state.sY, r.state.sZ});
   cb.store(col::phix, kernel, r.h.phi);
-  cb.store(col::dampN, kernel, V3<Lanes>{r.state.dN, r.state.dY, r.state.dZ});
+  if constexpr (Dashpots) cb.store(col::dampN, kernel, V3<Lanes>{r.state.dN, r.state.dY, r.state.dZ});
   cb.store(col::fx, kernel, r.force);
   cb.store(col::t1x, kernel, r.torque1);
   cb.store(col::t2x, kernel, r.torque2);
@@ -245,7 +247,7 @@ inline void prefetchBodies(const Particles& p, const LoadSink& sink, std::uint32
 // Evaluates the contacts of block b (of nc) and returns their energy sums (in contact order).
 // Batches never straddle blocks (kEnergyBlock is a multiple of kLanes), so they are the same for
 // any thread count.
-template <class Law>
+template <class Law, bool Dashpots>
 ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, double* const* cols, std::size_t nc, std::size_t b, double dt,
                                  const PeriodicShift* shift, const LoadSink& sink) {
   static_assert(kEnergyBlock % kLanes == 0 && kColumnPad % kLanes == 0);
@@ -262,7 +264,7 @@ ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, double* c
   for (std::size_t k = begin, s = 0; k < end; k += kLanes, s ^= 1) {
     LaneOutputs out;
     const bool ran = any;
-    if (ran) kernelBatch<Law>(in[s], ColumnBatch{cols, k}, dt, out);
+    if (ran) kernelBatch<Law, Dashpots>(in[s], ColumnBatch{cols, k}, dt, out);
     // The bodies of the contacts kPrefetchAhead ahead into cache (their ids are in order in the
     // columns, the bodies anywhere in memory).
     for (std::size_t a = k + kPrefetchAhead; a < std::min(end, k + kPrefetchAhead + kLanes); ++a)
@@ -273,7 +275,7 @@ ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, double* c
   return sums;
 }
 
-template <class Law>
+template <class Law, bool Dashpots>
 ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch, const PeriodicShift* shift) {
   // Dormant contacts (from activeEnd on: ContactStore::partition) cannot touch before the collider's
   // next run; they hold no force, no energy and no history and are not visited.
@@ -294,13 +296,13 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
     // from the force it had before the stage: the same operations in the same order as the gather
     // below (f - F equals f + (-1) F exactly), so both paths give the same bits.
     const LoadSink sink{p.force.data(), p.torque.data(), nullptr};
-    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock<Law>(p, contacts, cols, nc, b, dt, shift, sink);
+    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, cols, nc, b, dt, shift, sink);
   } else {
     scratch.loads.resize(nc);
     const LoadSink sink{nullptr, nullptr, scratch.loads.data()};
     // Blocks dealt round-robin: the real contacts, which cost the most, lie in front (partitionReal).
 #pragma omp parallel for schedule(static, 1)
-    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock<Law>(p, contacts, cols, nc, b, dt, shift, sink);
+    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, cols, nc, b, dt, shift, sink);
 
     // Force gather: each particle adds its own real contacts in increasing contact index (from the
     // compact copies: 72 bytes per contact instead of the columns), as the one-thread path does.
@@ -337,9 +339,11 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
 }  // namespace
 
 ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch, ContactLaw law,
-                                const PeriodicShift* shift) {
+                                const PeriodicShift* shift, bool dashpots) {
   // the law chosen once for the stage (laws.hpp), never per contact
-  return withLaw(law, [&](auto l) { return stage<decltype(l)>(p, contacts, dt, scratch, shift); });
+  return withLaw(law, [&](auto l) {
+    return dashpots ? stage<decltype(l), true>(p, contacts, dt, scratch, shift) : stage<decltype(l), false>(p, contacts, dt, scratch, shift);
+  });
 }
 
 }  // namespace dem

@@ -34,8 +34,10 @@ struct ContactScratch {
 
 // Evaluates all contacts at t_n from on-step positions and mid-step velocities, and adds their
 // forces and torques to p.force and p.torque, with the contact law `law`. shift: the periodic
-// cell's image shift (contact_geometry.hpp), or nullptr.
+// cell's image shift (contact_geometry.hpp), or nullptr. dashpots: false when no contact has
+// dashpots (every material's restitution is 1, Scene::hasDashpots): the stage then runs without
+// their terms (the same results up to the sign of zeros; the dashpot columns are left as they are).
 ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
-                                ContactLaw law = ContactLaw::Cundall, const PeriodicShift* shift = nullptr);
+                                ContactLaw law = ContactLaw::Cundall, const PeriodicShift* shift = nullptr, bool dashpots = true);
 
 }  // namespace dem

@@ -168,7 +168,7 @@ void Scene::contactForces(StageClock& clock) {
   clock.lap(stageTimes_.collider);
   if (cell) {
     const PeriodicShift shift{cell->H(), cell->imageVelocity()};
-    r = contactStage(particles, contacts, dt_, contactScratch_, law, &shift);
+    r = contactStage(particles, contacts, dt_, contactScratch_, law, &shift, hasDashpots());
     // Love-Weber stress at t_n and the cell's work over the last step (trapezoid, energy.hpp).
     const Mat3 S = contactStressSum(particles, contacts, cell->H());
     stress = S / cell->volume();
@@ -178,7 +178,7 @@ void Scene::contactForces(StageClock& clock) {
     }
     prevStressSum_ = S;
   } else {
-    r = contactStage(particles, contacts, dt_, contactScratch_, law);
+    r = contactStage(particles, contacts, dt_, contactScratch_, law, nullptr, hasDashpots());
   }
   energy.elastic = r.elastic;
   energy.frictionDissipated += r.dissipated;

@@ -45,6 +45,13 @@ class Scene {
   std::vector<Material> materials;
   // The contact law of every contact (contact_law.hpp, laws.hpp); set before the first step.
   ContactLaw law = ContactLaw::Cundall;
+  // Whether any material has a restitution below 1 (contact dashpots); without, the contact stage
+  // runs without their terms.
+  bool hasDashpots() const {
+    for (const Material& m : materials)
+      if (m.restitution < 1.0) return true;
+    return false;
+  }
   Collider collider;     // set collider.verletDist before the first step
   PeriodicCollider periodicCollider;  // used instead of collider when the scene has a cell
   ContactStore contacts;

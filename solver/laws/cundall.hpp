@@ -49,14 +49,15 @@ struct Cundall {
     return mix({m1, r1, inf, m2, r2, inf, wall})[0];
   }
 
-  template <class T>
+  template <bool Dashpots, class T>
   [[gnu::always_inline]] static LawResult<T> force(const Params<T>& p, const LawInput<T>& in, const LawState<T>& prev) {
     LawResult<T> r;
-    const T dN = p.cn * in.vN;
-    r.fN = p.kn * in.uN + dN;  // seed: F_N = K_N u_N n (+ dashpot)
+    const T dN = dashpot<Dashpots>(p.cn, in.vN);
+    r.fN = withDashpot<Dashpots>(p.kn * in.uN, dN);  // seed: F_N = K_N u_N n (+ dashpot)
     const T uY = prev.sY + in.duY, uZ = prev.sZ + in.duZ;  // seed: u_T += T_mid v_r dt
     const T ty = p.ks * uY, tz = p.ks * uZ;                // seed: F_T^t = K_T u_T
-    const CoulombReturn<T> c = coulombReturn(p.tanPhi, r.fN, ty, tz, p.cs * in.vY, p.cs * in.vZ);
+    const CoulombReturn<T> c =
+        coulombReturn<Dashpots>(p.tanPhi, r.fN, ty, tz, dashpot<Dashpots>(p.cs, in.vY), dashpot<Dashpots>(p.cs, in.vZ));
     r.fY = c.fY;
     r.fZ = c.fZ;
     const T invKs = 1.0 / p.ks;
@@ -67,7 +68,7 @@ struct Cundall {
     r.state.dY = c.dampY;
     r.state.dZ = c.dampZ;
     r.elastic = 0.5 * p.kn * in.uN * in.uN + 0.5 * p.ks * (r.state.sY * r.state.sY + r.state.sZ * r.state.sZ);
-    r.viscous = viscousWork(prev, dN, c.dampY, c.dampZ, in);
+    r.viscous = viscousWork<Dashpots>(prev, dN, c.dampY, c.dampZ, in);
     return r;
   }
 

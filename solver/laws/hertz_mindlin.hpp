@@ -51,18 +51,19 @@ struct HertzMindlin {
             c * std::sqrt(8.0 * gStar * sqrtR * mStar)};
   }
 
-  template <class T>
+  template <bool Dashpots, class T>
   [[gnu::always_inline]] static LawResult<T> force(const Params<T>& p, const LawInput<T>& in, const LawState<T>& prev) {
     using std::sqrt;
     LawResult<T> r;
     const T d = select(in.uN < 0.0, -in.uN, T(0.0));
     const T sd = sqrt(d), d14 = sqrt(sd);
-    const T dN = p.cnCoef * d14 * in.vN;
-    r.fN = -(p.K * d * sd) + dN;  // F_N = -K d^(3/2) + cn v_N
+    const T dN = dashpot<Dashpots>(p.cnCoef * d14, in.vN);
+    r.fN = withDashpot<Dashpots>(-(p.K * d * sd), dN);  // F_N = -K d^(3/2) + cn v_N
     const T kt = p.ktCoef * sd;
     const T ty = prev.sY + kt * in.duY, tz = prev.sZ + kt * in.duZ;  // F_s += k_t du
     const T ct = p.ctCoef * d14;
-    const CoulombReturn<T> c = coulombReturn(p.tanPhi, r.fN, ty, tz, ct * in.vY, ct * in.vZ);
+    const CoulombReturn<T> c =
+        coulombReturn<Dashpots>(p.tanPhi, r.fN, ty, tz, dashpot<Dashpots>(ct, in.vY), dashpot<Dashpots>(ct, in.vZ));
     r.fY = c.fY;
     r.fZ = c.fZ;
     const T invKt = 1.0 / select(kt > 0.0, kt, T(1.0));
@@ -73,7 +74,7 @@ struct HertzMindlin {
     r.state.dY = c.dampY;
     r.state.dZ = c.dampZ;
     r.elastic = 0.4 * p.K * d * d * sd + 0.5 * (c.springY * c.springY + c.springZ * c.springZ) * invKt;
-    r.viscous = viscousWork(prev, dN, c.dampY, c.dampZ, in);
+    r.viscous = viscousWork<Dashpots>(prev, dN, c.dampY, c.dampZ, in);
     return r;
   }
 
