@@ -38,6 +38,7 @@ struct ContactOscillator {
   double overlapRatio = 0.1;    // static overlap / R
   double amplitudeRatio = 0.5;  // A / static overlap
   double ksRatio = 0.2;         // ks/kn of the material
+  double restitution = 1.0;     // of the material (dashpots, laws/cundall.hpp); 1 = none
 
   double mass() const { return sphereMass(R, density); }
   double staticOverlap() const { return overlapRatio * R; }
@@ -45,7 +46,11 @@ struct ContactOscillator {
   // Young's modulus giving the static overlap: sphere-wall kn = E R = m g/delta (a wall of the sphere's
   // material: laws/cundall.hpp); two spheres any modulus works (the load follows kn), E = m g/(2 R delta).
   double young() const { return mass() * g / staticOverlap() / ((kind == Kind::SphereOnWall ? 1.0 : 2.0) * R); }
-  Material material() const { return Material{density, young(), ksRatio, 0.5}; }
+  Material material() const {
+    Material m{density, young(), ksRatio, 0.5};
+    m.restitution = restitution;
+    return m;
+  }
   double kn() const {
     const Material m = material();
     return Cundall::normalStiffness(m, R, m, R, kind == Kind::SphereOnWall);

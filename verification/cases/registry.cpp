@@ -44,6 +44,8 @@ std::vector<Case> allCases() {
       hertzImpactChungOoiCase(),
       restitutionLinearDashpotCase(),
       restitutionHertzDampedCase(),
+      obliqueHertzMindlinCase(),
+      criticalTimestepDampedCase(),
   };
 }
 

@@ -48,6 +48,8 @@ Case cellFlipInvarianceCase();
 Case hertzImpactChungOoiCase();
 Case restitutionLinearDashpotCase();
 Case restitutionHertzDampedCase();
+Case obliqueHertzMindlinCase();
+Case criticalTimestepDampedCase();
 
 std::vector<Case> allCases();
 
