@@ -25,14 +25,14 @@ template <class T>
 struct V3 {
   T x, y, z;
 };
-template <class T> V3<T> operator+(const V3<T>& a, const V3<T>& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-template <class T> V3<T> operator-(const V3<T>& a, const V3<T>& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-template <class T> V3<T> operator*(const T& s, const V3<T>& a) { return {s * a.x, s * a.y, s * a.z}; }
+template <class T> [[gnu::always_inline]] inline V3<T> operator+(const V3<T>& a, const V3<T>& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+template <class T> [[gnu::always_inline]] inline V3<T> operator-(const V3<T>& a, const V3<T>& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+template <class T> [[gnu::always_inline]] inline V3<T> operator*(const T& s, const V3<T>& a) { return {s * a.x, s * a.y, s * a.z}; }
 template <class T>
   requires(!std::is_same_v<T, double>)
-V3<T> operator*(double s, const V3<T>& a) { return T(s) * a; }
-template <class T> T dot(const V3<T>& a, const V3<T>& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-template <class T> V3<T> cross(const V3<T>& a, const V3<T>& b) {
+[[gnu::always_inline]] inline V3<T> operator*(double s, const V3<T>& a) { return T(s) * a; }
+template <class T> [[gnu::always_inline]] inline T dot(const V3<T>& a, const V3<T>& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+template <class T> [[gnu::always_inline]] inline V3<T> cross(const V3<T>& a, const V3<T>& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 

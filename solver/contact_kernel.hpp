@@ -80,11 +80,11 @@ template <class T>
   return {select(m, a.x, b.x), select(m, a.y, b.y), select(m, a.z, b.z)};
 }
 
-// Dashpots: false for a stage whose scene has no dashpots (contact_law.hpp, dashpot()); the
-// results are then those of true with zero dashpot coefficients, up to the sign of zeros.
-template <class Law, bool Dashpots = true, class T>
-[[gnu::always_inline]] inline KernelOutput<T> contactKernel(const KernelInput<T>& in, const typename Law::template Params<T>& params,
-                                                            const T& dt) {
+// The kernel's one pass; Formation: some lane forms (its previous state is then taken as described
+// at the top), else every lane was real at the last step (a straight pass for the common case).
+template <class Law, bool Dashpots, bool Formation, class T>
+[[gnu::always_inline]] inline KernelOutput<T> kernelPass(const KernelInput<T>& in, const typename Law::template Params<T>& params,
+                                                         const T& dt) {
   using std::sqrt;
   const T zero(0.0);
   // geometry of the shape pair, t_n
@@ -99,8 +99,8 @@ template <class Law, bool Dashpots = true, class T>
   V3<T> nPrev = in.h.normal, phiPrev = in.h.phi;
   LawState<T> prev = in.state;
   T stepDt = dt, twistDt = dt;
-  const MaskOf<T> isNew = !in.wasReal;
-  if (anyLane(isNew)) {
+  if constexpr (Formation) {
+    const MaskOf<T> isNew = !in.wasReal;
     const Q4<T> qForm = formationFrame(n);
     const T vApproach = -dot(n, vr);
     const T tau = select(vApproach > 0.0 && g.uN < 0.0, -g.uN / select(vApproach > 0.0, vApproach, T(1.0)), zero);
@@ -184,6 +184,17 @@ template <class Law, bool Dashpots = true, class T>
   out.slip = select(out.real, r.slip, select(separates && released > 0.0, released, zero));
   out.viscous = select(out.real, r.viscous, select(separates, viscousWork<Dashpots>(in.state, zero, zero, zero, li), zero));
   return out;
+}
+
+// Dashpots: false for a stage whose scene has no dashpots (contact_law.hpp, dashpot()); the
+// results are then those of true with zero dashpot coefficients, up to the sign of zeros. A lane's
+// bits do not depend on which pass runs it (the formation pass gives the lanes that were real the
+// same operations on the same values).
+template <class Law, bool Dashpots = true, class T>
+[[gnu::always_inline]] inline KernelOutput<T> contactKernel(const KernelInput<T>& in, const typename Law::template Params<T>& params,
+                                                            const T& dt) {
+  if (anyLane(!in.wasReal)) return kernelPass<Law, Dashpots, true>(in, params, dt);
+  return kernelPass<Law, Dashpots, false>(in, params, dt);
 }
 
 }  // namespace dem

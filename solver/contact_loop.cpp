@@ -111,7 +111,7 @@ inline void stageIdleLane(LaneInputs<inCount>& in, std::size_t j) {
 // results stored into the columns for the kernel lanes (inKernel), the history (frame, normal,
 // point) only where the bodies touch.
 template <class Law, bool Dashpots>
-[[gnu::always_inline]] inline void kernelBatch(const LaneInputs<inCount>& in, const ColumnBatch& cb, double dtScalar, LaneOutputs& out) {
+[[gnu::noinline]] void kernelBatch(const LaneInputs<inCount>& in, const ColumnBatch& cb, double dtScalar, LaneOutputs& out) {
   KernelInput<Lanes> k;
   k.pair = {in.v3(inD), in.load(inR1), in.load(inR2), in.v3(inAxis)};
   k.type = in.load(inType);
