@@ -41,22 +41,33 @@ endif()
 # their code generation is the same as in a normal build. A file that defines BOOST_TEST_MODULE
 # stays alone (it must be the first to read Boost.Test in its translation unit).
 # Requirement for the merged files: no two define the same name at namespace scope, anonymous
-# namespaces included (a clash is a "redefinition" error naming both). Files that clash are named
-# after SKIP and compiled alone:
-#   dem_unity(TARGET BATCH [SKIP file...])
+# namespaces included (a clash is a "redefinition" or "ambiguous" error naming both), and a
+# using-directive reaches the files merged after it. Files named after SKIP, and files with a line
+# matching a regex after SKIP_IF_MATCHES, are compiled alone:
+#   dem_unity(TARGET BATCH [SKIP file...] [SKIP_IF_MATCHES regex...])
 option(DEM_UNITY_BUILD "Unity builds of the test programs (fewer, larger translation units)" ON)
 function(dem_unity target batch)
   if(NOT DEM_UNITY_BUILD)
     return()
   endif()
-  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "SKIP")
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "SKIP;SKIP_IF_MATCHES")
   set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE BATCH UNITY_BUILD_BATCH_SIZE ${batch})
   get_target_property(sources ${target} SOURCES)
   get_target_property(dir ${target} SOURCE_DIR)
   foreach(s IN LISTS sources)
     get_filename_component(name ${s} NAME)
+    get_filename_component(s ${s} ABSOLUTE BASE_DIR ${dir})
+    set(alone OFF)
     if(name STREQUAL "main.cpp" OR name IN_LIST arg_SKIP)
-      get_filename_component(s ${s} ABSOLUTE BASE_DIR ${dir})
+      set(alone ON)
+    endif()
+    foreach(regex IN LISTS arg_SKIP_IF_MATCHES)
+      file(STRINGS ${s} hits REGEX "${regex}")
+      if(hits)
+        set(alone ON)
+      endif()
+    endforeach()
+    if(alone)
       set_source_files_properties(${s} TARGET_DIRECTORY ${target} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
     endif()
   endforeach()
