@@ -15,15 +15,25 @@ if [ -z "$cxx" ]; then
   echo "fuzz: clang++ not found; install the Debian packages clang and libclang-rt-14-dev" >&2
   exit 1
 fi
-mkdir -p "$out/corpus"
+mkdir -p "$out/corpus" "$out/obj"
 sources=(fuzz/scene_loader_fuzz.cpp io/json_errors.cpp io/generators.cpp io/scene_loader.cpp solver/*.cpp)
-# Rebuild when a source is newer than the binary.
+# No OpenMP here: the loader is serial, and the pragmas are ignored.
+flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -Wno-unknown-pragmas
+       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. -isystem /usr/include/eigen3)
+# Rebuild when a source is newer than the binary: one object per source, compiled in parallel (one
+# job per core) and through ccache when it is installed (as the CMake presets do), then linked.
 if [ ! -x "$out/scene-loader-fuzz" ] || [ -n "$(find fuzz io solver -newer "$out/scene-loader-fuzz" -name '*.[ch]pp' | head -1)" ]; then
-  echo "fuzz: building $out/scene-loader-fuzz with $cxx"
-  # No OpenMP here: the loader is serial, and the pragmas are ignored.
-  "$cxx" -std=c++20 -O1 -g -fno-omit-frame-pointer -Wno-unknown-pragmas \
-    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-    -I. -isystem /usr/include/eigen3 "${sources[@]}" -o "$out/scene-loader-fuzz"
+  echo "fuzz: building $out/scene-loader-fuzz with $cxx (${#sources[@]} sources)"
+  launcher="$(command -v ccache || true)"
+  if [ -n "$launcher" ]; then export CCACHE_BASEDIR="$PWD"; fi
+  rm -f "$out"/obj/*.o
+  objects=()
+  for src in "${sources[@]}"; do objects+=("$out/obj/$(echo "${src%.cpp}" | tr / _).o"); done
+  printf '%s\n' "${sources[@]}" |
+    xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} bash -c \
+      'src="$1"; shift; obj="'"$out"'/obj/$(echo "${src%.cpp}" | tr / _).o"; exec "$@" -c "$src" -o "$obj"' \
+      _ {} ${launcher:+"$launcher"} "$cxx" "${flags[@]}"
+  "$cxx" "${flags[@]}" "${objects[@]}" -o "$out/scene-loader-fuzz"
 fi
 cp examples/*.json fuzz/seeds/*.json "$out/corpus/"
 echo "fuzz: running for ${seconds} s (corpus $out/corpus, $(ls "$out/corpus" | wc -l) inputs)"

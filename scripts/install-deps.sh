@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake
+  ccache  # compiler cache (cmake/DemBuildSpeed.cmake, scripts/fuzz.sh): a warm CI only links
   libeigen3-dev
   libboost-dev libboost-test-dev libboost-iostreams-dev libboost-filesystem-dev
   libbenchmark-dev

@@ -1,5 +1,6 @@
 // Boost.Test gates for every verification case: one test per registered case, each failing with the
-// quantity, the measured error, the tolerance and the fitted order.
+// quantity, the measured error, the tolerance and the fitted order. With DEM_VERIFY_GATE_ONLY=1 (the
+// sanitizer tests) each case runs at its gate level only (harness/case.hpp, EvaluateOptions).
 #include "cases/registry.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -9,8 +10,10 @@
 namespace {
 
 void runCase(const dem::verify::Case& c) {
-  const dem::verify::CaseResult r = dem::verify::evaluate(c);
-  BOOST_TEST_MESSAGE(c.name << ": " << c.title << " (" << r.seconds << " s)");
+  const dem::verify::EvaluateOptions options = dem::verify::evaluateOptionsFromEnvironment();
+  const dem::verify::CaseResult r = dem::verify::evaluate(c, options);
+  BOOST_TEST_MESSAGE(c.name << ": " << c.title << " (" << r.seconds << " s"
+                            << (options.gateOnly ? ", gate level only: DEM_VERIFY_GATE_ONLY" : "") << ")");
   BOOST_TEST_REQUIRE(r.exception.empty(), c.name << " threw: " << r.exception);
   for (const auto& q : r.quantities) {
     std::ostringstream msg;

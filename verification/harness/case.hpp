@@ -91,7 +91,17 @@ struct CaseResult {
   std::string exception;  // set when the case threw
 };
 
-CaseResult evaluate(const Case& c);
+// How much of a case to run. `gateOnly`: the first (gate) level only, every quantity's tolerance
+// checked there and no order fit (the fit needs the timestep sweep). Every code path of the case
+// runs once; the sanitizer tests use it (CTest preset asan), the release tests run the full sweep.
+struct EvaluateOptions {
+  bool gateOnly = false;
+};
+
+// Options from the environment: DEM_VERIFY_GATE_ONLY set and not "0" -> gateOnly.
+EvaluateOptions evaluateOptionsFromEnvironment();
+
+CaseResult evaluate(const Case& c, EvaluateOptions options = {});
 
 // Least-squares slope of log(error) against log(dt) over the points from index `from` on whose
 // error exceeds floor. Returns nullopt when fewer than two points remain.
