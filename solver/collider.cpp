@@ -2,6 +2,7 @@
 
 #include "contact_geometry.hpp"
 #include "laws.hpp"
+#include "shapes.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -13,23 +14,6 @@ namespace dem {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// Box of body i at position x with sweep length dL (see collider.hpp).
-void bodyBox(const Particles& p, std::size_t i, const Vec3& x, double dL, Vec3& lo, Vec3& hi) {
-  if (p.shape[i] == Shape::Sphere) {
-    const double h = p.radius[i] + dL;
-    lo = x.array() - h;
-    hi = x.array() + h;
-    return;
-  }
-  lo = Vec3::Constant(-kInf);
-  hi = Vec3::Constant(kInf);
-  const int axis = p.walls[p.shapeIndex[i]].axis;
-  if (axis >= 0) {
-    lo[axis] = x[axis] - dL;
-    hi[axis] = x[axis] + dL;
-  }
-}
 
 bool boxesOverlap(const Vec3& loA, const Vec3& hiA, const Vec3& loB, const Vec3& hiB) {
   return loA[0] <= hiB[0] && loB[0] <= hiA[0] && loA[1] <= hiB[1] && loB[1] <= hiA[1] && loA[2] <= hiB[2] &&
@@ -70,7 +54,7 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> bruteForcePairs(const Parti
                                                                      const std::vector<Vec3>& positions, double dL) {
   const std::size_t n = p.size();
   std::vector<Vec3> lo(n), hi(n);
-  for (std::size_t i = 0; i < n; ++i) bodyBox(p, i, positions[i], dL, lo[i], hi[i]);
+  for (std::size_t i = 0; i < n; ++i) shapeBox(p, i, positions[i], dL, lo[i], hi[i]);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = i + 1; j < n; ++j) {
@@ -150,7 +134,7 @@ void Collider::computeBoxes(const Particles& p) {
   hi_.resize(n);
   refPos_ = p.pos;
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
-  for (std::size_t i = 0; i < n; ++i) bodyBox(p, i, p.pos[i], dL_, lo_[i], hi_[i]);
+  for (std::size_t i = 0; i < n; ++i) shapeBox(p, i, p.pos[i], dL_, lo_[i], hi_[i]);
 }
 
 bool Collider::overlap(std::uint32_t a, std::uint32_t b) const { return boxesOverlap(lo_[a], hi_[a], lo_[b], hi_[b]); }

@@ -27,6 +27,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <stdexcept>
 
 namespace dem::verify {
 
@@ -39,19 +40,32 @@ struct ContactOscillator {
   double amplitudeRatio = 0.5;  // A / static overlap
   double ksRatio = 0.2;         // ks/kn of the material
   double restitution = 1.0;     // of the material (dashpots, laws/cundall.hpp); 1 = none
+  // The law: Cundall (above), or Hertz-Mindlin for SphereOnWall only: F = K d^(3/2) with
+  // K = m g/delta^(3/2) (E from K = (4/3) E* sqrt(R), E* = E/(2 (1 - nu^2)) for a wall of the
+  // sphere's material, laws/hertz_mindlin.hpp); kn() is then the tangent stiffness at the static
+  // overlap, dF/dd = (3/2) K sqrt(delta) = (3/2) m g/delta, and the oscillator is linear only for
+  // amplitudes small against delta.
+  ContactLaw law = ContactLaw::Cundall;
 
   double mass() const { return sphereMass(R, density); }
   double staticOverlap() const { return overlapRatio * R; }
   double amplitude() const { return amplitudeRatio * staticOverlap(); }
   // Young's modulus giving the static overlap: sphere-wall kn = E R = m g/delta (a wall of the sphere's
   // material: laws/cundall.hpp); two spheres any modulus works (the load follows kn), E = m g/(2 R delta).
-  double young() const { return mass() * g / staticOverlap() / ((kind == Kind::SphereOnWall ? 1.0 : 2.0) * R); }
+  double young() const {
+    if (law == ContactLaw::HertzMindlin) {
+      const double K = mass() * g / std::pow(staticOverlap(), 1.5), nu = Material{}.poisson;
+      return 2.0 * (1.0 - nu * nu) * 0.75 * K / std::sqrt(R);
+    }
+    return mass() * g / staticOverlap() / ((kind == Kind::SphereOnWall ? 1.0 : 2.0) * R);
+  }
   Material material() const {
     Material m{density, young(), ksRatio, 0.5};
     m.restitution = restitution;
     return m;
   }
   double kn() const {
+    if (law == ContactLaw::HertzMindlin) return 1.5 * mass() * g / staticOverlap();
     const Material m = material();
     return Cundall::normalStiffness(m, R, m, R, kind == Kind::SphereOnWall);
   }
@@ -60,7 +74,10 @@ struct ContactOscillator {
 
   // The scene with the bodies displaced by xi0 from equilibrium (along the normal), at rest.
   Scene build(double dt, double xi0) const {
+    if (law == ContactLaw::HertzMindlin && kind != Kind::SphereOnWall)
+      throw std::logic_error("ContactOscillator: Hertz-Mindlin only for a sphere on a wall");
     Scene s;
+    s.law = law;
     s.materials.push_back(material());
     const double delta = staticOverlap();
     if (kind == Kind::SphereOnWall) {

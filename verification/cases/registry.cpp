@@ -46,6 +46,7 @@ std::vector<Case> allCases() {
       restitutionHertzDampedCase(),
       obliqueHertzMindlinCase(),
       criticalTimestepDampedCase(),
+      criticalTimestepHertzCase(),
   };
 }
 

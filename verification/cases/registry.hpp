@@ -50,6 +50,7 @@ Case restitutionLinearDashpotCase();
 Case restitutionHertzDampedCase();
 Case obliqueHertzMindlinCase();
 Case criticalTimestepDampedCase();
+Case criticalTimestepHertzCase();
 
 std::vector<Case> allCases();
 
