@@ -13,7 +13,7 @@
 //   shearEnergy(Params, LawState, uN)  the energy of the shear spring, released as slip when the
 //                                      contact separates;
 //   stiffness(Params, uN)          tangent normal and shear stiffness (timestep estimate);
-//   dampingRatio(Params, uN, m*)   the normal dashpot's damping ratio (timestep estimate).
+//   dashpots(Params, uN)           the dashpot coefficients cn, cs at u_N (timestep estimate).
 // Sign conventions as in contact_geometry.hpp: local x is the normal from particle 1 to 2, u_N < 0 in
 // compression; forces are those on particle 1 in local axes (particle 2 receives the opposite).
 
@@ -99,6 +99,10 @@ struct LawResult {
 // Tangent stiffnesses of a contact (N/m).
 struct ContactStiffness {
   double kn = 0.0, ks = 0.0;
+};
+// Dashpot coefficients of a contact (N s/m): normal and tangential.
+struct ContactDashpots {
+  double cn = 0.0, cs = 0.0;
 };
 
 // Dashpots are compiled out of a stage whose scene has none (Dashpots = false: every restitution is

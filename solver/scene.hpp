@@ -164,6 +164,10 @@ class Scene {
   const StageTimes& stageTimes() const { return stageTimes_; }
   void resetStageTimes() { stageTimes_ = StageTimes{}; }
 
+  // Runs the scene's collider (periodic in a cell) with the scene's law, as the next step does: the
+  // contacts of the current positions, e.g. for criticalTimestep() before the first step.
+  void updateCollider();
+
  private:
   double dt_ = 0.0;
   double autoDtSafety_ = 0.0;       // > 0: dt from the global-stiffness estimate
@@ -180,7 +184,6 @@ class Scene {
 
   void validate();
   const Mat3* cellH() const { return cell ? &cell->H() : nullptr; }
-  void updateCollider();
   void updateDtFromStiffness();
   void checkRunaway();
   void applyFields();

@@ -41,19 +41,6 @@ std::size_t bodyOf(const Particles& p, std::uint32_t i) {
   return p.clump[i] != kNoClump ? static_cast<std::size_t>(p.clump[i]) : i;
 }
 
-// Largest eigenvalue of a symmetric 3x3 matrix with the rows and columns of blocked axes dropped
-// (bits of `blocked`, axis w = bit w).
-double largestEigenvalue(Mat3 k, unsigned blocked) {
-  for (int w = 0; w < 3; ++w)
-    if (blocked & (1u << w)) {
-      k.row(w).setZero();
-      k.col(w).setZero();
-    }
-  Eigen::SelfAdjointEigenSolver<Mat3> es;
-  es.computeDirect(k, Eigen::EigenvaluesOnly);
-  return es.eigenvalues()[2];
-}
-
 }  // namespace
 
 TimestepEstimate pWaveTimestep(const Particles& p, const std::vector<Material>& materials) {
@@ -82,72 +69,115 @@ TimestepEstimate pWaveTimestep(const Particles& p, const std::vector<Material>& 
   return e;
 }
 
-std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore& contacts, ContactSelection selection,
-                                         const Mat3* cellH, ContactLaw law) {
+namespace {
+
+// [r]x, the matrix of x -> r x x.
+Mat3 skew(const Vec3& r) {
+  Mat3 m;
+  m << 0.0, -r.z(), r.y(), r.z(), 0.0, -r.x(), -r.y(), r.x(), 0.0;
+  return m;
+}
+
+// Per-body blocks of sum_c B_c^T (a n n^T + b (I - n n^T)) B_c, (a, b) = coefficients(law params, u_N).
+template <class Coefficients>
+std::vector<BodyStiffness> bodyBlocks(const Particles& p, const ContactStore& contacts, ContactSelection selection,
+                                      const Mat3* cellH, ContactLaw law, Coefficients coefficients) {
   std::vector<BodyStiffness> k(p.size());
   for (const Contact& c : contacts.records()) {
     Vec3 n, point;
     double uN = 0.0;
     if (!activeGeometry(p, c, selection, cellH, n, point, uN)) continue;
-    const ContactStiffness s =
-        withLaw(law, [&](auto l) { return decltype(l)::stiffness(decltype(l)::params(c.params.data()), uN); });
-    const double kn = s.kn, ks = s.ks;
-    // seed (Chareyre): K = kn n n^T + ks (I - n n^T)
+    const auto [a, b] = withLaw(law, [&](auto l) { return coefficients(l, decltype(l)::params(c.params.data()), uN); });
+    // seed (Chareyre): K_c = kn n n^T + ks (I - n n^T)
     const Mat3 nn = n * n.transpose();
-    const Mat3 kt = kn * nn + ks * (Mat3::Identity() - nn);
-    if (!kt.allFinite()) continue;  // a normal from non-finite positions (after a runaway)
+    const Mat3 kc = a * nn + b * (Mat3::Identity() - nn);
+    if (!kc.allFinite()) continue;  // a normal from non-finite positions (after a runaway)
     for (std::uint32_t id : {c.id1, c.id2}) {
-      const std::size_t b = bodyOf(p, id);
-      if (b == TimestepEstimate::npos) continue;
-      k[b].translation += kt;
-      // [r]x^T K_c [r]x = ks (|r|^2 I - r r^T) + (kn - ks) (n x r)(n x r)^T
-      // (particle 2 at its periodic image, seed "Collision detection in periodic cell")
-      const Vec3 r = point - (id == c.id2 ? Vec3(p.pos[b] + imageOffset(c.cellDist, cellH)) : p.pos[b]);
-      const Vec3 nr = n.cross(r);
-      const Mat3 kr = ks * (r.squaredNorm() * Mat3::Identity() - r * r.transpose()) + (kn - ks) * nr * nr.transpose();
-      if (kr.allFinite()) k[b].rotation += kr;
+      const std::size_t body = bodyOf(p, id);
+      if (body == TimestepEstimate::npos) continue;
+      k[body].translation += kc;
+      // arm from the body's centre (particle 2 at its periodic image, seed "Collision detection in
+      // periodic cell"): [r]x^T K_c [r]x = ks (|r|^2 I - r r^T) + (kn - ks) (n x r)(n x r)^T, -K_c [r]x
+      const Vec3 r = point - (id == c.id2 ? Vec3(p.pos[body] + imageOffset(c.cellDist, cellH)) : p.pos[body]);
+      const Mat3 rx = skew(r);
+      const Mat3 kr = rx.transpose() * kc * rx, kx = -kc * rx;
+      if (kr.allFinite() && kx.allFinite()) {
+        k[body].rotation += kr;
+        k[body].coupling += kx;
+      }
     }
   }
   return k;
+}
+
+// lambda_max(M^-1/2 K M^-1/2) of a body's 6x6 block, blocked axes dropped (bits 0-2 translation,
+// 3-5 rotation); also whether its mode is mostly a rotation.
+double largestScaledEigenvalue(const Particles& p, std::size_t b, const BodyStiffness& k, bool* rotational) {
+  using Mat6 = Eigen::Matrix<double, 6, 6>;
+  const Mat3 R = p.isAspherical(b) ? p.ori[b].toRotationMatrix() : Mat3::Identity();
+  const Vec3 inertia = p.isAspherical(b) ? p.inertia[b] : Vec3::Constant(p.inertia[b][0]);
+  const Mat3 jInvSqrt = R * inertia.cwiseInverse().cwiseSqrt().asDiagonal() * R.transpose();
+  const double mInvSqrt = 1.0 / std::sqrt(p.mass[b]);
+  Mat6 s;
+  s.topLeftCorner<3, 3>() = k.translation * (mInvSqrt * mInvSqrt);
+  s.topRightCorner<3, 3>() = mInvSqrt * k.coupling * jInvSqrt;
+  s.bottomLeftCorner<3, 3>() = s.topRightCorner<3, 3>().transpose();
+  s.bottomRightCorner<3, 3>() = jInvSqrt * k.rotation * jInvSqrt;
+  const unsigned blocked = p.blocked[b];
+  for (int w = 0; w < 6; ++w)
+    if (blocked & (1u << w)) {
+      s.row(w).setZero();
+      s.col(w).setZero();
+    }
+  if (!s.allFinite()) return 0.0;
+  Eigen::SelfAdjointEigenSolver<Mat6> es(s, rotational ? Eigen::ComputeEigenvectors : Eigen::EigenvaluesOnly);
+  if (rotational) *rotational = es.eigenvectors().col(5).tail<3>().squaredNorm() > 0.5;
+  return es.eigenvalues()[5];
+}
+
+}  // namespace
+
+std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore& contacts, ContactSelection selection,
+                                         const Mat3* cellH, ContactLaw law) {
+  return bodyBlocks(p, contacts, selection, cellH, law, [](auto l, const auto& params, double uN) {
+    const ContactStiffness s = decltype(l)::stiffness(params, uN);
+    return std::pair{s.kn, s.ks};
+  });
+}
+
+std::vector<BodyStiffness> bodyDashpots(const Particles& p, const ContactStore& contacts, ContactSelection selection,
+                                        const Mat3* cellH, ContactLaw law) {
+  return bodyBlocks(p, contacts, selection, cellH, law, [](auto l, const auto& params, double uN) {
+    const ContactDashpots d = decltype(l)::dashpots(params, uN);
+    return std::pair{d.cn, d.cs};
+  });
 }
 
 TimestepEstimate globalStiffnessTimestep(const Particles& p, const ContactStore& contacts,
                                          const std::vector<Material>& materials, ContactSelection selection,
                                          const Mat3* cellH, ContactLaw law) {
   const std::vector<BodyStiffness> k = bodyStiffness(p, contacts, selection, cellH, law);
+  std::vector<BodyStiffness> c;
+  bool dashpots = false;
+  for (const Material& m : materials) dashpots = dashpots || m.restitution < 1.0;
+  if (dashpots) c = bodyDashpots(p, contacts, selection, cellH, law);
   TimestepEstimate e;
-  // omega^2 = lambda_max(K M^-1); dt = sqrt(2 / omega^2)                 seed eq. (eq-dtcr-global)
-  const auto consider = [&e](double omega2, std::size_t b, bool rotational) {
-    if (!(omega2 > 0.0)) return;
-    const double dt = std::sqrt(2.0 / omega2);
+  for (std::size_t b = 0; b < p.size(); ++b) {
+    if (k[b].translation.isZero(0.0) && k[b].rotation.isZero(0.0)) continue;
+    bool rotational = false;
+    const double lambda = largestScaledEigenvalue(p, b, k[b], &rotational);
+    if (!(lambda > 0.0)) continue;
+    const double kappa = dashpots ? largestScaledEigenvalue(p, b, c[b], nullptr) : 0.0;
+    // dt_b = 2 / (kappa + sqrt(kappa^2 + 2 lambda)): sqrt(2/lambda) without dashpots   seed eq. (eq-dtcr-global)
+    const double dt = 2.0 / (kappa + std::sqrt(kappa * kappa + 2.0 * lambda));
     if (dt < e.dt) {
       e.dt = dt;
       e.particle = b;
       e.rotational = rotational;
       e.fromContacts = true;
     }
-  };
-  for (std::size_t b = 0; b < p.size(); ++b) {
-    if (k[b].translation.isZero(0.0) && k[b].rotation.isZero(0.0)) continue;
-    const unsigned blocked = p.blocked[b];
-    consider(largestEigenvalue(k[b].translation, blocked & 7u) / p.mass[b], b, false);
-    // J^-1/2 K_rot J^-1/2 with J = R diag(I) R^T (R = I for a spherical body: K_rot / I11)
-    const Mat3 R = p.isAspherical(b) ? p.ori[b].toRotationMatrix() : Mat3::Identity();
-    const Vec3 inertia = p.isAspherical(b) ? p.inertia[b] : Vec3::Constant(p.inertia[b][0]);
-    const Mat3 jInvSqrt = R * inertia.cwiseInverse().cwiseSqrt().asDiagonal() * R.transpose();
-    consider(largestEigenvalue(jInvSqrt * k[b].rotation * jInvSqrt, (blocked >> 3) & 7u), b, true);
   }
   if (!e.fromContacts) return pWaveTimestep(p, materials);
-  // dashpots: dt x (sqrt(1 + zeta^2) - zeta) with the largest damping ratio
-  double zeta = 0.0;
-  for (const Contact& c : contacts.records()) {
-    Vec3 n, point;
-    double uN = 0.0;
-    if (!activeGeometry(p, c, selection, cellH, n, point, uN)) continue;
-    const double mStar = pairMaterials(p, materials, c.id1, c.id2, c.type == ContactType::SphereWall).reducedMass();
-    zeta = std::max(zeta, withLaw(law, [&](auto l) { return decltype(l)::dampingRatio(decltype(l)::params(c.params.data()), uN, mStar); }));
-  }
-  e.dt *= std::sqrt(1.0 + zeta * zeta) - zeta;
   return e;
 }
 

@@ -78,10 +78,7 @@ struct Cundall {
     return 0.5 * p.ks * (s.sY * s.sY + s.sZ * s.sZ);
   }
   static ContactStiffness stiffness(const Params<double>& p, double) { return {p.kn, p.ks}; }
-  // zeta = cn / (2 sqrt(m* kn))
-  static double dampingRatio(const Params<double>& p, double, double mStar) {
-    return p.cn > 0.0 && p.kn > 0.0 && mStar > 0.0 ? p.cn / (2.0 * std::sqrt(mStar * p.kn)) : 0.0;
-  }
+  static ContactDashpots dashpots(const Params<double>& p, double) { return {p.cn, p.cs}; }
 
  private:
   // Two springs in series (seed: K_N = K1 K2 / (K1 + K2)); zero if either is zero.

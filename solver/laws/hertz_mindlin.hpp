@@ -90,11 +90,10 @@ struct HertzMindlin {
     const double sd = std::sqrt(uN < 0.0 ? -uN : 0.0);
     return {1.5 * p.K * sd, p.ktCoef * sd};
   }
-  // zeta = cn / (2 sqrt(m* S_n)) = sqrt(5/6) beta (independent of the overlap)
-  static double dampingRatio(const Params<double>& p, double uN, double mStar) {
-    const ContactStiffness k = stiffness(p, uN);
+  // cn = cnCoef d^(1/4), ct = ctCoef d^(1/4) (zeta = cn / (2 sqrt(m* S_n)) = sqrt(5/6) beta at any overlap)
+  static ContactDashpots dashpots(const Params<double>& p, double uN) {
     const double d14 = std::sqrt(std::sqrt(uN < 0.0 ? -uN : 0.0));
-    return k.kn > 0.0 && mStar > 0.0 ? p.cnCoef * d14 / (2.0 * std::sqrt(mStar * k.kn)) : 0.0;
+    return {p.cnCoef * d14, p.ctCoef * d14};
   }
 };
 

@@ -111,6 +111,17 @@ struct ContactOscillator {
   }
 };
 
+// The solver's estimate (timestep.hpp) for a sphere of mass m, inertia I and arm r with one contact of
+// stiffnesses kn, ks and dashpots cn, cs (a sphere on a wall, or each of two equal spheres), written
+// from the modes of one contact: the normal one (kn/m, cn/m) and the tangential one, displacement and
+// rotation together (ks t, cs t with t = 1/m + r^2/I; verification theory 2, section 8):
+// lambda = max(kn/m, ks t), kappa = max(cn/m, cs t), dt = 2/(kappa + sqrt(kappa^2 + 2 lambda)).
+inline double singleContactEstimate(double m, double I, double r, double kn, double ks, double cn, double cs) {
+  const double t = 1.0 / m + r * r / I;
+  const double lambda = std::max(kn / m, ks * t), kappa = std::max(cn / m, cs * t);
+  return 2.0 / (kappa + std::sqrt(kappa * kappa + 2.0 * lambda));
+}
+
 // The theory 2.3 detector on a contact oscillator: 400 steps from xi0 = A, G = max |xi| over the
 // last 50 / max over the first 50 (which include the initial A). A RunawayError (the scene's own
 // detector, runaway.hpp) also means unstable: G = inf.

@@ -97,11 +97,38 @@ BOOST_AUTO_TEST_CASE(sphere_on_wall) {
   BOOST_TEST(e.particle == 1u);
   BOOST_TEST(!e.rotational);
   BOOST_TEST(close(e.dt, std::sqrt(2.0 * m / kn), 1e-14));
-  // Blocking the normal axis leaves the rotation (ks r^2 / I) and the tangential axes (ks/m).
+  // coupling -K_c [r]x with r = (0, 0, -r): (0,1) = -ks r, (1,0) = ks r
+  BOOST_TEST(close(K[1].coupling(0, 1), -ks * r, 1e-12));
+  BOOST_TEST(close(K[1].coupling(1, 0), ks * r, 1e-12));
+  BOOST_TEST(std::abs(K[1].coupling(2, 2)) <= 1e-14 * kn * r);
+  // Blocking the normal axis leaves the tangential modes, displacement and rotation together (the
+  // contact point's shear moves with x + theta x r): omega^2 = ks (1/m + r^2/I), larger than either
+  // ks/m or ks r^2/I alone.
   s.particles.blocked[1] = dof::z;
   const double I = s.particles.inertia[1][0];
   const TimestepEstimate b = s.criticalTimestep();
-  BOOST_TEST(close(b.dt, std::min(std::sqrt(2.0 * m / ks), std::sqrt(2.0 * I / (ks * r * r))), 1e-12));
+  BOOST_TEST(close(b.dt, std::sqrt(2.0 / (ks * (1.0 / m + r * r / I))), 1e-12));
+  // Blocking the rotations too leaves the translation ks/m.
+  s.particles.blocked[1] = dof::z | dof::rotation;
+  BOOST_TEST(close(s.criticalTimestep().dt, std::sqrt(2.0 * m / ks), 1e-12));
+}
+
+// Two equal free spheres pressed together with ks = kn (theory 2, section 8: ks/kn > 2/7, the
+// tangential mode governs): the exact limit of the pair is 2/omega_t, omega_t^2 = 2 ks (1/m + r^2/I),
+// and the estimate sqrt(2/(ks (1/m + r^2/I))) equals it (the factor 2 is exact for two equal free
+// bodies); without the coupling of displacement and rotation it was 1.18 times too large.
+BOOST_AUTO_TEST_CASE(two_spheres_tangential_mode) {
+  verify::ContactOscillator o;
+  o.kind = verify::ContactOscillator::Kind::TwoSpheres;
+  o.ksRatio = 1.0;
+  Scene s = o.build(1e-6, 0.0);
+  s.collider.update(s.particles, s.materials, s.contacts);
+  const double m = o.mass(), I = s.particles.inertia[0][0], ks = o.kn(), r = o.R - 0.5 * o.staticOverlap();
+  const double exact = 2.0 / std::sqrt(2.0 * ks * (1.0 / m + r * r / I));
+  const TimestepEstimate e = s.criticalTimestep();
+  BOOST_TEST(e.fromContacts);
+  BOOST_TEST(e.rotational);
+  BOOST_TEST(close(e.dt, exact, 1e-12));
 }
 
 // Two equal free spheres along an oblique line: K = kn n n^T + ks (I - n n^T) has the largest
