@@ -140,13 +140,13 @@ std::vector<Sphere> randomPacking(const PackingSpec& s, const std::vector<Sphere
   const auto placedOnly = [&](std::size_t placed) {
     return "placed only " + std::to_string(placed) + " of " + std::to_string(n) + " non-overlapping spheres";
   };
+  if (n && !(2.0 * radii.back() < ext.minCoeff()))
+    throw PackingError(placedOnly(0) + ": the largest radius drawn, " + fmt4(radii.back()) +
+                       " m, is more than half the box's smallest side " + fmt4(ext.minCoeff()) + " m" + advice);
   if (fraction > kRandomClosePacking)
     throw PackingError(placedOnly(0) + ": " + fill + ", more than random close packing (" + fmt4(kRandomClosePacking) +
                        "); random sequential addition jams near " + fmt4(kRsaJammingFraction) +
                        " for equal spheres" + advice);
-  if (n && !(2.0 * radii.back() < ext.minCoeff()))
-    throw PackingError(placedOnly(0) + ": the largest radius drawn, " + fmt4(radii.back()) +
-                       " m, is more than half the box's smallest side " + fmt4(ext.minCoeff()) + " m" + advice);
 
   double h0 = n ? 2.0 * radii.front() : 1.0;
   h0 = std::max(h0, ext.maxCoeff() / 1e5);
