@@ -17,6 +17,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <functional>
 #include <numbers>
 #include <string>
@@ -268,6 +269,9 @@ BOOST_AUTO_TEST_CASE(uniform_3_to_7_mm_in_a_crowded_box) {
   BOOST_TEST(std::abs(mean - 0.005) < 3.29 * (b - a) / std::sqrt(12.0) / std::sqrt(N));
   int quarter[4] = {0, 0, 0, 0};
   for (const double x : r) ++quarter[std::min(3, static_cast<int>(4 * (x - a) / (b - a)))];
+  BOOST_TEST_MESSAGE("uniform [3, 7] mm, 2000 spheres, box side " << side << " m: mean radius " << std::fixed << std::setprecision(4) << mean * 1e3
+                     << " mm, quarter counts " << quarter[0] << "/" << quarter[1] << "/" << quarter[2] << "/"
+                     << quarter[3] << ", solid volume " << psdVolume(r) / requested << " of the requested");
   for (const int q : quarter) BOOST_TEST(std::abs(q - 500) < 64);
   BOOST_TEST(std::abs(psdVolume(r) / requested - 1.0) < 0.046);
   psdCheckKs(r, [&](double x) { return std::clamp((x - a) / (b - a), 0.0, 1.0); });
