@@ -140,6 +140,9 @@ std::vector<Sphere> randomPacking(const PackingSpec& s, const std::vector<Sphere
   const auto placedOnly = [&](std::size_t placed) {
     return "placed only " + std::to_string(placed) + " of " + std::to_string(n) + " non-overlapping spheres";
   };
+  if (n && !(radii.front() > 0.0 && std::isfinite(radii.back())))
+    throw PackingError(placedOnly(0) + ": the size distribution gives radii from " + fmt4(radii.front()) + " to " +
+                       fmt4(radii.back()) + " m; expected finite radii > 0 (check its parameters' scale)");
   if (n && !(2.0 * radii.back() < ext.minCoeff()))
     throw PackingError(placedOnly(0) + ": the largest radius drawn, " + fmt4(radii.back()) +
                        " m, is more than half the box's smallest side " + fmt4(ext.minCoeff()) + " m" + advice);

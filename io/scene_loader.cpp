@@ -349,7 +349,8 @@ class Loader {
       r.keysOnly({"distribution", "min", "max", "by"});
       const double a = r["min"].positive(), b = r["max"].positive();
       if (b < a) r["max"].fail("a number >= radius.min");
-      return SizeDistribution::uniform(a, b, basis(r, SizeBasis::Number));
+      const SizeBasis by = basis(r, SizeBasis::Number);
+      return atPath(r, [&] { return SizeDistribution::uniform(a, b, by); });
     }
     if (kind == "discrete") {
       r.keysOnly({"distribution", "radii", "fractions", "by"});

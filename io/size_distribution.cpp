@@ -33,7 +33,7 @@ double normalQuantile(double p) {
 }
 
 void require(bool ok, const std::string& what) {
-  if (!ok) throw std::invalid_argument(what);
+  if (!ok) throw std::invalid_argument("expected " + what);
 }
 
 bool positiveFinite(double x) { return std::isfinite(x) && x > 0.0; }
@@ -53,6 +53,7 @@ SizeDistribution SizeDistribution::constant(double r) {
 SizeDistribution SizeDistribution::uniform(double a, double b, SizeBasis by) {
   require(positiveFinite(a) && positiveFinite(b) && a <= b, "0 < min <= max");
   if (a == b) return constant(a);
+  require(by == SizeBasis::Number || std::isfinite(1.0 / (a * a)), "min >= 1e-150 (by mass)");
   SizeDistribution d;
   d.kind_ = by == SizeBasis::Mass ? Kind::InverseCube : Kind::Linear;
   d.r_ = {a, b};
@@ -133,6 +134,7 @@ SizeDistribution SizeDistribution::table(const std::vector<double>& radii, const
     if (k) require(cum[k] >= cum[k - 1], "non-decreasing cumulative fractions");
   }
   require(cum.front() == 0.0 && cum.back() == 1.0, "a first cumulative fraction of 0 and a last of 1");
+  require(by == SizeBasis::Number || std::isfinite(1.0 / (radii.front() * radii.front())), "sizes >= 1e-150 (by mass)");
   SizeDistribution d;
   d.r_ = radii;
   if (by == SizeBasis::Number) {
