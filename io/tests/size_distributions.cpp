@@ -8,7 +8,7 @@
 // draw is stratified, so the delivered set must also lie within 1/n of the request (checked too).
 // Also: the defect of issue 23 (uniform [3, 7] mm, 2000 spheres in a box where placement is hard:
 // the old generator drew a new radius at every attempt and delivered a mean of 4.61 mm), a size
-// table file with errors, packings that cannot succeed, friction as a coefficient.
+// table file with errors, packings that cannot succeed.
 #include "io/scene_loader.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -368,20 +368,6 @@ BOOST_AUTO_TEST_CASE(impossible_packings_fail_fast) {
   // run out (in all, or 100000 in a row for one sphere).
   psdExpectError(psdScene(r, 800, std::cbrt(800 * v / 0.5)), "scene.json", "generators[0]",
                  {"placed only", "of 800", "times in a row", "0.5 of the box", "0.384"});
-}
-
-BOOST_AUTO_TEST_CASE(friction_coefficient_or_angle) {
-  auto d = psdScene(0.01, 1, 1.0);
-  d["materials"][0]["friction"] = 0.5;
-  BOOST_TEST(loadSceneText(d.dump(), "f.json").scene.materials[0].frictionAngle == std::atan(0.5));
-  d["materials"][0].erase("friction");
-  d["materials"][0]["frictionAngle"] = 0.3;
-  BOOST_TEST(loadSceneText(d.dump(), "f.json").scene.materials[0].frictionAngle == 0.3);
-  d["materials"][0]["friction"] = 0.5;
-  psdExpectError(d, "f.json", "materials[0]", {"at most one of \"friction\"", "\"frictionAngle\""});
-  d["materials"][0].erase("frictionAngle");
-  d["materials"][0]["friction"] = -0.1;
-  psdExpectError(d, "f.json", "materials[0].friction", {"friction coefficient"});
 }
 
 BOOST_AUTO_TEST_SUITE_END()
