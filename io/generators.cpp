@@ -207,6 +207,7 @@ std::string formatPackingReport(const PackingReport& r) {
   const SizeStats &d = r.delivered, &q = r.requested;
   std::ostringstream o;
   o.precision(4);
+  o << std::showpoint;
   o << r.path << ": " << d.count << " spheres, " << r.request << "\n";
   o << "  delivered (requested):\n";
   o << "    mean radius " << d.meanRadius << " m (" << q.meanRadius << ")\n";
