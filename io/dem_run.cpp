@@ -98,6 +98,8 @@ int main(int argc, char** argv) {
     std::cerr << "dem-run: error: " << e.what() << "\n";
     return kExitInput;
   }
+  if (!quiet)
+    for (const dem::io::PackingReport& r : loaded.packings) std::cerr << formatPackingReport(r);
   dem::io::RunSpec& spec = loaded.run;
   for (const std::size_t id : spec.outputs.csv.particles)
     if (id >= loaded.scene.particles.size()) {

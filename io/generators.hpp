@@ -2,6 +2,7 @@
 // Particle generators of scene files: a regular lattice, and a random non-overlapping packing in a
 // box (random sequential addition with a seed; an error when it cannot place every sphere).
 
+#include "size_distribution.hpp"
 #include "solver/particles.hpp"
 
 #include <cstdint>
@@ -24,10 +25,19 @@ std::vector<Vec3> latticeCentres(const LatticeSpec& spec);
 struct PackingSpec {
   Vec3 lo = Vec3::Zero(), hi = Vec3::Ones();  // the box; spheres lie entirely inside it
   std::uint64_t count = 0;
-  double rMin = 0.0, rMax = 0.0;  // radii uniform in [rMin, rMax] (equal: one radius)
+  SizeDistribution radius = SizeDistribution::constant(1.0);
   std::uint64_t seed = 1;
-  std::uint64_t maxAttempts = 0;  // 0: 1000 count + 10000
+  std::uint64_t maxAttempts = 0;  // candidates in all; 0: 1000 count + 10000
+  // Consecutive rejected candidates for one sphere before giving up; 0: 100000 (capped by the
+  // attempts left).
+  std::uint64_t maxTriesPerSphere = 0;
 };
+
+// Random sequential addition of spheres of equal size jams at a solid fraction of 0.384 (Torquato,
+// Uche & Stillinger, Phys. Rev. E 74, 061308, 2006); a wide size distribution placed largest first
+// goes further, but not to random close packing (0.64).
+inline constexpr double kRsaJammingFraction = 0.384;
+inline constexpr double kRandomClosePacking = 0.64;
 
 struct Sphere {
   Vec3 centre;
@@ -40,9 +50,26 @@ class PackingError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Random sequential addition: each candidate (uniform centre in the box shrunk by its radius, radius
-// uniform in [rMin, rMax]) is kept when it overlaps neither an earlier sphere nor any of `existing`.
-// Same seed, same spheres. Throws PackingError naming how many were placed.
+// The count radii are drawn first (drawRadii, from the seed), then placed largest first by random
+// sequential addition: each candidate centre is uniform in the box shrunk by the radius, and kept when
+// the sphere overlaps neither an earlier sphere nor any of `existing`; a sphere is retried until it
+// fits. So the delivered radii are exactly the drawn ones. Same seed, same spheres (in placement
+// order, largest first). Throws PackingError naming how many were placed, and the solid fraction
+// asked for when it is high: at once when the spheres' volume exceeds kRandomClosePacking of the
+// box, otherwise after maxTriesPerSphere rejections of one sphere or maxAttempts in all.
 std::vector<Sphere> randomPacking(const PackingSpec& spec, const std::vector<Sphere>& existing);
+
+// What a packing delivered against what was asked (dem-run prints it at load).
+struct PackingReport {
+  std::string path;     // the generator's JSON path, e.g. "generators[0]"
+  std::string request;  // SizeDistribution::description()
+  SizeStats requested, delivered;
+  double ksDistance = 0.0;     // of the delivered radii from the requested distribution (<= 1/count)
+  double boxFraction = 0.0;    // delivered solid volume / box volume
+};
+PackingReport packingReport(const std::string& path, const PackingSpec& spec, const std::vector<Sphere>& placed);
+// Several lines: count, mean radius, d10/d50/d90 by number and by mass, solid volume, each delivered
+// and requested, and the KS distance.
+std::string formatPackingReport(const PackingReport& r);
 
 }  // namespace dem::io

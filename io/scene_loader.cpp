@@ -165,7 +165,7 @@ class Loader {
 
   void materials(const JsonNode& arr) {
     forEach(arr, [&](const JsonNode& n) {
-      n.keysOnly({"name", "density", "young", "poisson", "ksRatio", "frictionAngle", "restitution"});
+      n.keysOnly({"name", "density", "young", "poisson", "ksRatio", "frictionAngle", "friction", "restitution"});
       const std::string name = n["name"].string();
       if (name.empty()) n["name"].fail("a non-empty name");
       if (materialIds_.count(name)) n["name"].fail("a name not used by an earlier material");
@@ -176,8 +176,14 @@ class Loader {
       if (n.has("poisson")) m.poisson = n["poisson"].inRange(0.0, 0.5, false, "a Poisson ratio in [0, 0.5]");
       if (n.has("restitution"))
         m.restitution = n["restitution"].inRange(0.0, 1.0, false, "a coefficient of restitution in [0, 1] (1: no dashpot)");
+      if (n.has("frictionAngle") && n.has("friction"))
+        n.problem("expected at most one of \"friction\" (the coefficient mu = tan(friction angle)) and "
+                  "\"frictionAngle\" (radians)");
       if (n.has("frictionAngle"))
         m.frictionAngle = n["frictionAngle"].inRange(0.0, std::numbers::pi / 2, true, "an angle in [0, pi/2) rad");
+      if (n.has("friction"))
+        m.frictionAngle =
+            std::atan(n["friction"].inRange(0.0, 1e6, false, "a friction coefficient mu = tan(friction angle) in [0, 1e6]"));
       atPath(n, [&] {
         validateMaterial(s_.materials.size(), m);
         return 0;
@@ -296,19 +302,11 @@ class Loader {
     p.hi = n["max"].vec3();
     p.count = n["count"].integer(0, opt_.maxParticles);
     room(n, p.count);
-    const JsonNode r = n["radius"];
-    if (r.json().is_number()) {
-      p.rMin = p.rMax = r.positive();
-    } else {
-      r.keysOnly({"distribution", "min", "max"});
-      r["distribution"].oneOf({"uniform"});
-      p.rMin = r["min"].positive();
-      p.rMax = r["max"].positive();
-      if (p.rMax < p.rMin) r["max"].fail("a number >= radius.min");
-    }
+    p.radius = radiusDistribution(n["radius"]);
     if (!allFinite(Vec3(p.hi - p.lo))) n["max"].fail("a box of finite size (max - min overflows)");
+    const double rMax = std::isfinite(p.radius.maxRadius()) ? p.radius.maxRadius() : p.radius.minRadius();
     for (int k = 0; k < 3; ++k)
-      if (!(p.hi[k] - p.lo[k] > 2.0 * p.rMax)) n["max"].fail("a box corner farther than 2 * (largest radius) from \"min\" on every axis");
+      if (!(p.hi[k] - p.lo[k] > 2.0 * rMax)) n["max"].fail("a box corner farther than 2 * (largest radius) from \"min\" on every axis");
     if (n.has("seed")) p.seed = n["seed"].integer(0, std::numeric_limits<std::uint64_t>::max());
     if (n.has("maxAttempts")) p.maxAttempts = n["maxAttempts"].integer(1, opt_.maxPackingAttempts);
     const double defaultAttempts = 1000.0 * static_cast<double>(p.count) + 10000.0;
@@ -325,7 +323,97 @@ class Loader {
     } catch (const PackingError& e) {
       n.problem(e.what());
     }
+    PackingReport report = packingReport(n.path(), p, placed);
+    // The draw is stratified (size_distribution.hpp): the delivered radii are within 1/count of the
+    // requested distribution in the Kolmogorov-Smirnov distance.
+    if (p.count && !(report.ksDistance <= 1.0 / static_cast<double>(p.count) + 1e-6))
+      n.problem("internal error: the delivered radii are " + std::to_string(report.ksDistance) +
+                " from the requested distribution in the Kolmogorov-Smirnov distance, more than 1/count");
+    out_.packings.push_back(std::move(report));
     for (const Sphere& s : placed) addSphere(n, s.centre, s.radius, mat, vel);
+  }
+
+  static SizeBasis basis(const JsonNode& r, SizeBasis byDefault) {
+    if (!r.has("by")) return byDefault;
+    return r["by"].oneOf({"number", "mass"}) == "mass" ? SizeBasis::Mass : SizeBasis::Number;
+  }
+
+  // randomPacking.radius: a number, or {"distribution": "uniform" | "discrete" | "logNormal" |
+  // "table", ...} (io/size_distribution.hpp has the formulas).
+  SizeDistribution radiusDistribution(const JsonNode& r) const {
+    if (r.json().is_number()) return SizeDistribution::constant(r.positive());
+    if (!r.json().is_object())
+      r.fail("a radius > 0 or an object {\"distribution\": \"uniform\" | \"discrete\" | \"logNormal\" | \"table\", ...}");
+    const std::string kind = r["distribution"].oneOf({"uniform", "discrete", "logNormal", "table"});
+    if (kind == "uniform") {
+      r.keysOnly({"distribution", "min", "max", "by"});
+      const double a = r["min"].positive(), b = r["max"].positive();
+      if (b < a) r["max"].fail("a number >= radius.min");
+      const SizeBasis by = basis(r, SizeBasis::Number);
+      return atPath(r, [&] { return SizeDistribution::uniform(a, b, by); });
+    }
+    if (kind == "discrete") {
+      r.keysOnly({"distribution", "radii", "fractions", "by"});
+      const JsonNode rs = r["radii"], fs = r["fractions"];
+      const std::size_t k = rs.arraySize();
+      if (k == 0) rs.fail("a non-empty array of radii > 0");
+      if (fs.arraySize() != k) fs.fail("an array of " + std::to_string(k) + " fractions (one per radius)");
+      std::vector<double> radii, fractions;
+      double sum = 0.0;
+      for (std::size_t i = 0; i < k; ++i) {
+        radii.push_back(rs.at(i).positive());
+        for (std::size_t j = 0; j < i; ++j)
+          if (radii[j] == radii[i]) rs.at(i).fail("a radius different from the earlier ones");
+        fractions.push_back(fs.at(i).inRange(0.0, 1.0, false, "a fraction in [0, 1]"));
+        sum += fractions.back();
+      }
+      if (!(std::abs(sum - 1.0) <= 1e-6)) fs.problem("expected fractions summing to 1 (within 1e-6), got a sum of " + std::to_string(sum));
+      const SizeBasis by = basis(r, SizeBasis::Number);
+      return atPath(r, [&] { return SizeDistribution::discrete(radii, fractions, by); });
+    }
+    if (kind == "logNormal") {
+      r.keysOnly({"distribution", "median", "sigma", "min", "max", "by"});
+      const double median = r["median"].positive();
+      const double sigma = r["sigma"].inRange(0.0, 3.0, false, "a standard deviation of ln(radius) in (0, 3]");
+      if (!(sigma > 0.0)) r["sigma"].fail("a standard deviation of ln(radius) in (0, 3]");
+      const double lo = r.has("min") ? r["min"].nonNegative() : 0.0;
+      const double hi = r.has("max") ? r["max"].positive() : std::numeric_limits<double>::infinity();
+      if (!(hi > lo)) r["max"].fail("a number > radius.min");
+      const SizeBasis by = basis(r, SizeBasis::Number);
+      return atPath(r, [&] { return SizeDistribution::logNormal(median, sigma, lo, hi, by); });
+    }
+    r.keysOnly({"distribution", "file", "size", "by"});
+    const JsonNode f = r["file"];
+    std::string path = f.string();
+    if (path.empty()) f.fail("a non-empty file name");
+    const bool diameter = !r.has("size") || r["size"].oneOf({"diameter", "radius"}) == "diameter";
+    const SizeBasis by = basis(r, SizeBasis::Mass);
+    // Relative to the scene file's directory.
+    const std::filesystem::path rel(path);
+    if (rel.is_relative()) path = (std::filesystem::path(f.file()).parent_path() / rel).string();
+    SizeTable t;
+    try {
+      t = readSizeTable(path, opt_.maxSizeTableBytes);
+    } catch (const std::runtime_error& e) {
+      f.problem(std::string("cannot use the size distribution table ") + e.what());
+    }
+    const auto bad = [&](std::size_t i, const std::string& what) {
+      f.problem("size distribution table " + path + ": line " + std::to_string(t.line[i]) + ": expected " + what);
+    };
+    if (t.size.size() < 2)
+      f.problem("size distribution table " + path + ": expected at least 2 rows \"size, cumulative fraction\", found " +
+                std::to_string(t.size.size()));
+    std::vector<double> radii;
+    for (std::size_t i = 0; i < t.size.size(); ++i) {
+      if (!(t.size[i] > 0.0)) bad(i, std::string("a ") + (diameter ? "diameter" : "radius") + " > 0");
+      if (i && !(t.size[i] > t.size[i - 1])) bad(i, "sizes increasing from row to row");
+      if (!(t.cumulative[i] >= 0.0 && t.cumulative[i] <= 1.0)) bad(i, "a cumulative fraction in [0, 1] (not percent)");
+      if (i && !(t.cumulative[i] >= t.cumulative[i - 1])) bad(i, "cumulative fractions non-decreasing from row to row");
+      radii.push_back(diameter ? 0.5 * t.size[i] : t.size[i]);
+    }
+    if (t.cumulative.front() != 0.0) bad(0, "a cumulative fraction of 0 in the first row (no smaller spheres)");
+    if (t.cumulative.back() != 1.0) bad(t.size.size() - 1, "a cumulative fraction of 1 in the last row");
+    return atPath(f, [&] { return SizeDistribution::table(radii, t.cumulative, by); });
   }
 
   void body(const JsonNode& n) {

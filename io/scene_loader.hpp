@@ -8,6 +8,7 @@
 // with a velocity gradient its particles start on the affine field unless "startOnAffineField" is
 // false. engine.dt is a number or {"fromStiffness": {"safety", "interval"}}.
 
+#include "generators.hpp"
 #include "json_errors.hpp"
 #include "run_spec.hpp"
 #include "solver/scene.hpp"
@@ -23,17 +24,20 @@ struct LoadOptions {
   // clump's grid inertia, and candidate spheres of one random packing.
   double maxClumpGridWork = 1e10;
   std::uint64_t maxPackingAttempts = 1'000'000'000;
+  // Largest size distribution table file (randomPacking radius {"distribution": "table"}) read.
+  std::size_t maxSizeTableBytes = 16u << 20;
 };
 
 struct LoadedScene {
   Scene scene;
   RunSpec run;
   std::vector<std::string> materialNames;  // index = Scene::materials index
+  std::vector<PackingReport> packings;     // one per randomPacking generator, in order
 };
 
 // Reads and parses `path` (an unreadable file or a JSON syntax error is a SceneError too).
 LoadedScene loadSceneFile(const std::string& path, const LoadOptions& options = {});
-// Parses `text`; `fileName` is used in messages only.
+// Parses `text`; `fileName` is used in messages and to resolve relative paths (size tables).
 LoadedScene loadSceneText(const std::string& text, const std::string& fileName, const LoadOptions& options = {});
 
 }  // namespace dem::io

@@ -6,6 +6,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -185,6 +186,22 @@ BOOST_AUTO_TEST_CASE(law_and_material_keys) {
   BOOST_TEST((loaded.scene.law == dem::ContactLaw::HertzMindlin));
   BOOST_TEST(loaded.scene.materials[0].poisson == 0.3);
   BOOST_TEST(loaded.scene.materials[0].restitution == 0.5);
+}
+
+// A material's friction: the angle (radians) or the coefficient mu = tan(angle), not both.
+BOOST_AUTO_TEST_CASE(friction_coefficient_or_angle) {
+  auto d = base();
+  d["materials"][0].erase("frictionAngle");
+  d["materials"][0]["friction"] = 0.5;
+  BOOST_TEST(loadSceneText(d.dump(), "scene.json").scene.materials[0].frictionAngle == std::atan(0.5));
+  BOOST_TEST(loadSceneText(base().dump(), "scene.json").scene.materials[0].frictionAngle == 0.3);
+  d["materials"][0]["frictionAngle"] = 0.3;
+  expectError(d, "materials[0]", "at most one of \"friction\"");
+  d["materials"][0].erase("frictionAngle");
+  d["materials"][0]["friction"] = -0.1;
+  expectError(d, "materials[0].friction", "friction coefficient");
+  d["materials"][0]["friction"] = 1e7;
+  expectError(d, "materials[0].friction", "[0, 1e6]");
 }
 
 BOOST_AUTO_TEST_CASE(non_finite_values) {
