@@ -39,6 +39,7 @@ struct ContactOscillator {
   double overlapRatio = 0.1;    // static overlap / R
   double amplitudeRatio = 0.5;  // A / static overlap
   double ksRatio = 0.2;         // ks/kn of the material
+  double frictionAngle = 0.5;   // of the material (rad)
   double restitution = 1.0;     // of the material (dashpots, laws/cundall.hpp); 1 = none
   // The law: Cundall (above), or Hertz-Mindlin for SphereOnWall only: F = K d^(3/2) with
   // K = m g/delta^(3/2) (E from K = (4/3) E* sqrt(R), E* = E/(2 (1 - nu^2)) for a wall of the
@@ -60,7 +61,7 @@ struct ContactOscillator {
     return mass() * g / staticOverlap() / ((kind == Kind::SphereOnWall ? 1.0 : 2.0) * R);
   }
   Material material() const {
-    Material m{density, young(), ksRatio, 0.5};
+    Material m{density, young(), ksRatio, frictionAngle};
     m.restitution = restitution;
     return m;
   }

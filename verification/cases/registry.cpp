@@ -47,6 +47,7 @@ std::vector<Case> allCases() {
       obliqueHertzMindlinCase(),
       criticalTimestepDampedCase(),
       criticalTimestepHertzCase(),
+      criticalTimestepRotationCase(),
   };
 }
 

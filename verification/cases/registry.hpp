@@ -51,6 +51,7 @@ Case restitutionHertzDampedCase();
 Case obliqueHertzMindlinCase();
 Case criticalTimestepDampedCase();
 Case criticalTimestepHertzCase();
+Case criticalTimestepRotationCase();
 
 std::vector<Case> allCases();
 
