@@ -12,6 +12,7 @@ if(DEM_SANITIZE)
   target_link_options(dem_compile_options INTERFACE -fsanitize=address,undefined)
 endif()
 
+# Build-tree only: the installed libraries (cmake/DemInstall.cmake) pass none of these on.
 function(dem_target_settings target)
-  target_link_libraries(${target} PRIVATE dem_compile_options)
+  target_link_libraries(${target} PRIVATE $<BUILD_INTERFACE:dem_compile_options>)
 endfunction()

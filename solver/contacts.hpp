@@ -49,6 +49,9 @@ struct Contact {
   Vec3 torque2 = Vec3::Zero();     // torque on particle 2, arm c - x2
 };
 
+// One layout for any compile flags (math.hpp): no member is over-aligned.
+static_assert(alignof(Contact) == alignof(double));
+
 inline std::uint64_t pairKey(std::uint32_t a, std::uint32_t b) {
   const std::uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
   return (lo << 32) | hi;

@@ -11,9 +11,19 @@
 
 namespace dem {
 
+// The public types have one layout for any compile flags (the library is built with -march=native, a
+// program that uses it need not be): Eigen aligns a fixed-size type whose size is a multiple of 16
+// bytes to the target's vector registers (Quaterniond: 16 bytes with SSE2, 32 with AVX), which would
+// give every struct holding one (ParticleSpec, Contact) another size and other offsets in a client
+// compiled with other flags. Quat is therefore unaligned storage (the alignment of a double);
+// Vec3 and Mat3 (3 and 9 doubles) are never over-aligned. The batched kernels load and store
+// orientations as lanes (lanes.hpp) and do not rely on their alignment.
 using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
-using Quat = Eigen::Quaterniond;
+using Quat = Eigen::Quaternion<double, Eigen::DontAlign>;
+static_assert(alignof(Vec3) == alignof(double) && sizeof(Vec3) == 3 * sizeof(double));
+static_assert(alignof(Mat3) == alignof(double) && sizeof(Mat3) == 9 * sizeof(double));
+static_assert(alignof(Quat) == alignof(double) && sizeof(Quat) == 4 * sizeof(double));
 
 // sign(x) with sign(0) = 0, as the damping formula requires (seed: eq. (34)).
 inline double signum(double x) { return static_cast<double>((x > 0.0) - (x < 0.0)); }

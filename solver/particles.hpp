@@ -17,6 +17,7 @@
 
 #include "math.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -57,6 +58,10 @@ struct ParticleSpec {
   std::uint32_t material = 0;
   std::uint8_t blocked = 0;
 };
+
+// One layout for any compile flags (math.hpp): no member is over-aligned.
+static_assert(alignof(Wall) == alignof(double) && alignof(ParticleSpec) == alignof(double));
+static_assert(sizeof(ParticleSpec) == 19 * sizeof(double) && offsetof(ParticleSpec, ori) == 9 * sizeof(double));
 
 double sphereMass(double radius, double density);
 Vec3 sphereInertia(double radius, double mass);

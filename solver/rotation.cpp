@@ -57,7 +57,7 @@ RotationOutput fincham(const RotationInput& in, const Vec3& Lprev, bool atHalfSt
     qNext = axpy(in.ori, dt, quaternionDerivative(qHalf, wbHalf));    // 6.
   }
   out.normDeviation = qNext.norm() - 1.0;
-  out.ori = in.normalize ? qNext.normalized() : qNext;
+  out.ori = in.normalize ? Quat(qNext.normalized()) : qNext;
   if (!atHalfStep) out.angVel = out.ori.normalized().toRotationMatrix() * wbHalf;  // 7'. R(q_{n+1})
   out.angMom = Lhalf;
   return out;
@@ -122,7 +122,7 @@ RotationOutput rotateAspherical(RotationAlgorithm algorithm, const RotationInput
                      (1.0 + a));
       }
       out.normDeviation = qNext.norm() - 1.0;
-      out.ori = in.normalize ? qNext.normalized() : qNext;
+      out.ori = in.normalize ? Quat(qNext.normalized()) : qNext;
       const Quat qUnit = qNext.normalized();
       out.angVel = qUnit.toRotationMatrix() * wbHalf;
       out.angMom = in.ori.slerp(0.5, qUnit).toRotationMatrix() * I.cwiseProduct(wbHalf);
