@@ -33,7 +33,7 @@ struct RunOptions {
   std::optional<OutputState> resumeOutputs;  // the checkpoint's output state (absent: format 1-3)
   std::string checkpointName;               // the checkpoint resumed from (for messages)
   std::uint64_t lastGoodInterval = 100;  // steps between in-memory copies of the state
-  std::string lastGoodFile = "last-good.ckpt";
+  std::string lastGoodFile = kLastGoodFile;
 };
 
 struct RunOutcome {
