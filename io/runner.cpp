@@ -7,6 +7,7 @@
 #include "vtk_output.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <sstream>
@@ -27,6 +28,20 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
   RunOutcome out;
   const OutputState* restore = options.resumed && options.resumeOutputs ? &*options.resumeOutputs : nullptr;
   const std::string ckptName = options.checkpointName.empty() ? std::string("the checkpoint") : options.checkpointName;
+  bool fresh = !options.resumed;
+  if (restore && !restore->files.empty()) {
+    // None of the recorded files in the output directory: a continuation into a new directory,
+    // whose outputs start afresh. (One of them there: each is checked, a missing one refused.)
+    bool any = false;
+    for (const OutputRecord& f : restore->files) any = any || std::filesystem::exists(dir + f.file);
+    if (!any) {
+      std::fprintf(stderr,
+                   "dem-run: note: none of the output files %s records is in %s: the outputs start afresh there\n",
+                   ckptName.c_str(), o.directory.c_str());
+      restore = nullptr;
+      fresh = true;
+    }
+  }
   for (const std::string* name : {&o.checkpointFile, &o.finalState, &options.lastGoodFile})
     if (!name->empty()) removeIfPresent(dir + *name + ".tmp");
   std::unique_ptr<CsvOutput> csv;
@@ -34,7 +49,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     const OutputRecord* rec = restore ? restore->find(o.csv.file) : nullptr;
     if (rec && rec->kind != OutputRecord::Kind::Appended)
       throw OutputResumeError(dir + o.csv.file + ": " + ckptName + " records it as another kind of output; refusing to resume");
-    csv = std::make_unique<CsvOutput>(dir + o.csv.file, o.csv.particles, options.resumed && !restore,
+    csv = std::make_unique<CsvOutput>(dir + o.csv.file, o.csv.particles, !fresh && !restore,
                                       o.csv.cell && scene.cell.has_value(), rec, ckptName);
   }
   std::unique_ptr<VtkOutput> vtk;
@@ -43,7 +58,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     vtk->removeTemporaries();
     bool restored = false;
     if (restore) restored = vtk->restore(scene, *restore, ckptName);
-    else if (options.resumed) vtk->resume(scene);
+    else if (!fresh) vtk->resume(scene);
     // (restored: the snapshots up to the checkpoint's step are there, as the interrupted run wrote them)
     if (!restored) vtk->write(scene);
   }

@@ -24,7 +24,8 @@ namespace dem::io {
 // its recorded length, each VTK collection to its recorded entries, snapshot files of later steps
 // removed), so that the finished run's files are byte-identical to an uninterrupted run's; a file
 // that is missing, shorter or different throws OutputResumeError (io/output_files.hpp), and an
-// output the checkpoint does not record starts afresh. Without it (versions 1-3) the CSV is
+// output the checkpoint does not record starts afresh; when none of the recorded files is in the
+// output directory (a continuation into another directory) every output starts afresh there. Without it (versions 1-3) the CSV is
 // appended to as it is on disk and the collections keep their entries up to the scene's time.
 // At each checkpoint every output is flushed and synced before the checkpoint is written.
 // Leftover temporary files (NAME.tmp) of the outputs are removed at the start.
