@@ -44,6 +44,18 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
   }
   for (const std::string* name : {&o.checkpointFile, &o.finalState, &options.lastGoodFile})
     if (!name->empty()) removeIfPresent(dir + *name + ".tmp");
+  if (restore) {
+    // Every recorded file this run writes is checked before any is cut back: a refusal leaves them all as they were.
+    std::vector<std::string> active;
+    if (o.csv.interval) active.push_back(o.csv.file);
+    if (o.vtk.interval) {
+      active.push_back(o.vtk.prefix + ".pvd");
+      if (o.vtk.contacts) active.push_back(o.vtk.prefix + "_contacts.pvd");
+      if (scene.cell) active.push_back(o.vtk.prefix + "_cell.pvd");
+    }
+    for (const OutputRecord& f : restore->files)
+      if (std::find(active.begin(), active.end(), f.file) != active.end()) verifiedPrefix(dir + f.file, f, ckptName);
+  }
   std::unique_ptr<CsvOutput> csv;
   if (o.csv.interval) {
     const OutputRecord* rec = restore ? restore->find(o.csv.file) : nullptr;

@@ -14,7 +14,7 @@ function(dem_run expected needle)
     message(FATAL_ERROR "stderr does not match '${needle}'")
   endif()
 endfunction()
-dem_run(0 "300 steps done" --quiet --steps 300 --out ${D} ${SCENE})  # checkpoints at 150 and 300
+dem_run(0 "320 steps done" --quiet --steps 320 --out ${D} ${SCENE})  # checkpoints at 150 and 300
 file(READ ${D}/series.csv csv)
 file(COPY_FILE ${D}/series.csv ${OUT}/series.csv.good)
 file(COPY_FILE ${D}/particles.pvd ${OUT}/particles.pvd.good)
@@ -31,6 +31,11 @@ dem_run(2 "error: [^\n]*series\\.csv: its first [0-9]+ bytes do not match the ch
 file(COPY_FILE ${OUT}/series.csv.good ${D}/series.csv)
 file(WRITE ${D}/particles.pvd "<?xml version=\"1.0\"?>\n")
 dem_run(2 "error: [^\n]*particles\\.pvd: the file is shorter" ${resume})
+# (every file is checked before any is cut back: the CSV, intact, is left as it was)
+file(READ ${D}/series.csv after)
+if(NOT after STREQUAL csv)
+  message(FATAL_ERROR "a refused restart changed series.csv")
+endif()
 
 file(COPY_FILE ${OUT}/particles.pvd.good ${D}/particles.pvd)
 dem_run(0 "150 steps done" ${resume})
