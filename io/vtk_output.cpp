@@ -191,14 +191,17 @@ constexpr std::string_view kPvdHead =
     "  <Collection>\n";
 constexpr std::string_view kPvdTail = "  </Collection>\n</VTKFile>\n";
 
+std::string pvdLine(const PvdEntry& e) {
+  std::string s = "    <DataSet timestep=\"";
+  append(s, e.time);
+  s += "\" group=\"\" part=\"0\" file=\"" + e.file + "\"/>\n";
+  return s;
+}
+
 // The head and the entries: everything before the tail.
 std::string pvdEntries(const std::vector<PvdEntry>& entries) {
   std::string s(kPvdHead);
-  for (const PvdEntry& e : entries) {
-    s += "    <DataSet timestep=\"";
-    append(s, e.time);
-    s += "\" group=\"\" part=\"0\" file=\"" + e.file + "\"/>\n";
-  }
+  for (const PvdEntry& e : entries) s += pvdLine(e);
   return s;
 }
 
@@ -224,8 +227,14 @@ std::string pvdCollection(const std::vector<PvdEntry>& entries) { return pvdEntr
 
 std::string_view pvdTail() { return kPvdTail; }
 
+void VtkOutput::Series::setText(std::string t) {
+  text = std::move(t);
+  hash = fnv1a64(text);
+}
+
 VtkOutput::VtkOutput(std::string directory, std::string prefix, bool contacts)
     : dir_(std::move(directory)), prefix_(std::move(prefix)), contacts_(contacts) {
+  for (Series* s : {&particles_, &contactFiles_, &cellFiles_}) s->setText(std::string(kPvdHead));
   particles_.name = prefix_;
   contactFiles_.name = prefix_ + "_contacts";
   cellFiles_.name = prefix_ + "_cell";
@@ -249,17 +258,16 @@ std::vector<PvdEntry> earlierEntries(const std::string& path, double time) {
 }  // namespace
 
 void VtkOutput::resume(const Scene& scene) {
-  particles_.entries = earlierEntries(dir_ + "/" + particles_.pvdName(), scene.time);
-  if (contacts_) contactFiles_.entries = earlierEntries(dir_ + "/" + contactFiles_.pvdName(), scene.time);
-  if (scene.cell) cellFiles_.entries = earlierEntries(dir_ + "/" + cellFiles_.pvdName(), scene.time);
-  if (!particles_.entries.empty() && particles_.entries.back().time == scene.time) lastStep_ = scene.stepCount;
-  // (the kept entries are of steps up to the scene's: a later checkpoint records that bound)
-  const auto bound = [&](Series& s) {
-    if (!s.entries.empty()) s.lastStep = scene.stepCount;
+  const auto keep = [&](Series& s) {
+    const std::vector<PvdEntry> entries = earlierEntries(dir_ + "/" + s.pvdName(), scene.time);
+    s.setText(pvdEntries(entries));
+    // (the kept entries are of steps up to the scene's: a later checkpoint records that bound)
+    if (!entries.empty()) s.lastStep = scene.stepCount;
+    return entries.empty() ? -1.0 : entries.back().time;
   };
-  bound(particles_);
-  bound(contactFiles_);
-  bound(cellFiles_);
+  if (keep(particles_) == scene.time) lastStep_ = scene.stepCount;
+  if (contacts_) keep(contactFiles_);
+  if (scene.cell) keep(cellFiles_);
 }
 
 bool VtkOutput::restore(const Scene& scene, const OutputState& state, const std::string& checkpoint) {
@@ -283,7 +291,7 @@ bool VtkOutput::restore(const Scene& scene, const OutputState& state, const std:
     if (pvdEntries(entries) != prefix)
       throw OutputResumeError(path + ": the entries " + checkpoint +
                               " records are not a collection this program wrote; refusing to resume");
-    s->entries = std::move(entries);
+    s->setText(prefix);
     s->lastStep = rec->hasSnapshot ? std::optional<std::uint64_t>(rec->lastStep) : std::nullopt;
     writeFileAtomically(path, prefix + std::string(kPvdTail));
     removeSnapshotsAfter(*s, s->lastStep);
@@ -330,13 +338,12 @@ void VtkOutput::removeTemporaries() const {
 void VtkOutput::records(std::vector<OutputRecord>& out) const {
   for (const Series* s : {&particles_, &contactFiles_, &cellFiles_}) {
     if (s == &contactFiles_ && !contacts_) continue;
-    if (s == &cellFiles_ && s->entries.empty() && !s->lastStep) continue;
-    const std::string prefix = pvdEntries(s->entries);
+    if (s == &cellFiles_ && !s->lastStep) continue;
     OutputRecord r;
     r.kind = OutputRecord::Kind::Collection;
     r.file = s->pvdName();
-    r.offset = prefix.size();
-    r.checksum = fnv1a64(prefix);
+    r.offset = s->text.size();
+    r.checksum = s->hash;
     r.hasSnapshot = s->lastStep.has_value();
     r.lastStep = s->lastStep.value_or(0);
     out.push_back(std::move(r));
@@ -346,9 +353,11 @@ void VtkOutput::records(std::vector<OutputRecord>& out) const {
 void VtkOutput::add(Series& series, const Scene& scene, const std::string& vtu) {
   const std::string file = stepName(series.name, scene.stepCount);
   writeFileAtomically(dir_ + "/" + file, vtu);
-  series.entries.push_back({scene.time, file});
+  const std::string line = pvdLine({scene.time, file});
+  series.text += line;
+  series.hash = fnv1a64(line, series.hash);
   series.lastStep = scene.stepCount;
-  writeFileAtomically(dir_ + "/" + series.pvdName(), pvdCollection(series.entries));
+  writeFileAtomically(dir_ + "/" + series.pvdName(), series.text + std::string(kPvdTail));
 }
 
 void VtkOutput::write(const Scene& scene) {

@@ -70,9 +70,11 @@ class VtkOutput {
  private:
   struct Series {
     std::string name;  // PREFIX, PREFIX_contacts, PREFIX_cell
-    std::vector<PvdEntry> entries;
+    std::string text;  // the collection without its tail: the head and an entry per snapshot
+    std::uint64_t hash = 0;  // fnv1a64(text)
     std::optional<std::uint64_t> lastStep;  // of the last snapshot written
     std::string pvdName() const { return name + ".pvd"; }
+    void setText(std::string t);
   };
   void add(Series& series, const Scene& scene, const std::string& vtu);
   void removeSnapshotsAfter(const Series& series, std::optional<std::uint64_t> step) const;
