@@ -1,7 +1,7 @@
 // Unit: every class of bad scene input gets a SceneError naming the file, the JSON path and what was
 // expected (unknown keys, wrong types, out-of-range and non-finite values, unknown references,
 // generators that cannot place all spheres, the periodic cell's own errors, dt from the
-// global-stiffness estimate, unreadable files, bad JSON).
+// global-stiffness estimate, output file names that collide, unreadable files, bad JSON).
 #include "io/scene_loader.hpp"
 
 #include <boost/test/unit_test.hpp>
