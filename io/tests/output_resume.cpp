@@ -3,7 +3,8 @@
 // series, whatever the interrupted run left after that length (rows, half a row); a file shorter
 // than the record, or whose bytes differ, or missing, is refused with OutputResumeError naming it.
 // VTK collections are cut back to their recorded entries and later snapshots (and leftover
-// temporaries) removed. Checkpoint format 4 carries the records; older files have none. A write to
+// temporaries) removed. Checkpoint format 4 carries the records; older files (versions 1 and 3
+// read here) have none. A write to
 // a full disk fails naming the file and the system's reason.
 #include "io/checkpoint.hpp"
 #include "io/csv_output.hpp"
@@ -214,10 +215,21 @@ BOOST_AUTO_TEST_CASE(checkpoint_format_4_carries_the_output_state) {
   BOOST_TEST(pvd->hasSnapshot);
   BOOST_TEST(pvd->lastStep == 10u);
   BOOST_TEST((checkpointBytes(r, *info.outputs) == checkpointBytes(s, state)));
-  // A version 1 file has no output state.
+  // Files of versions 1-3 have no output state. (lattice_v3.ckpt: io/tests/legacy_v3.json at step
+  // 40, written by format version 3; read, written as version 4 and read back, the same bytes.)
   loadCheckpoint(std::string(DEM_SOURCE_DIR) + "/io/tests/data/clump_v1.ckpt", &info);
   BOOST_TEST(info.version == 1u);
   BOOST_TEST(!info.outputs.has_value());
+  const Scene v3 = loadCheckpoint(std::string(DEM_SOURCE_DIR) + "/io/tests/data/lattice_v3.ckpt", &info);
+  BOOST_TEST(info.version == 3u);
+  BOOST_TEST(!info.outputs.has_value());
+  BOOST_TEST(v3.stepCount == 40u);
+  BOOST_TEST((v3.law == ContactLaw::HertzMindlin));
+  BOOST_TEST(v3.contacts.countReal() > 0u);
+  const std::string asV4 = checkpointBytes(v3);
+  BOOST_TEST((checkpointBytes(sceneFromCheckpointBytes(asV4, "v4 copy", &info)) == asV4));
+  BOOST_TEST(info.version == 4u);
+  BOOST_TEST(info.outputs.has_value());
 }
 
 BOOST_AUTO_TEST_CASE(a_full_disk_is_an_error_naming_the_file) {
