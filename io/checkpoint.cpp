@@ -14,11 +14,7 @@ namespace {
 
 constexpr char kMagic[8] = {'D', 'E', 'M', 'C', 'K', 'P', 'T', '\0'};
 
-std::uint64_t fnv1a(const char* data, std::size_t n) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(data[i])) * 1099511628211ull;
-  return h;
-}
+std::uint64_t fnv1a(const char* data, std::size_t n) { return fnv1a64(std::string_view(data, n)); }
 
 class Writer {
  public:
@@ -434,9 +430,55 @@ void readPeriodicCollider(Reader& r, PeriodicCollider& col, std::size_t nParticl
   }
 }
 
+// Version 4: the output files' state.
+void writeOutputs(Writer& w, const OutputState& o) {
+  w.size(o.files.size());
+  for (const OutputRecord& f : o.files) {
+    w.pod(static_cast<std::uint8_t>(f.kind));
+    w.size(f.file.size());
+    w.out.append(f.file);
+    w.pod(f.offset);
+    w.pod(f.checksum);
+    w.pod(static_cast<std::uint8_t>(f.hasSnapshot));
+    w.pod(f.lastStep);
+  }
+}
+
+OutputState readOutputs(Reader& r) {
+  OutputState o;
+  o.files.resize(r.size(8 + 8 + 8 + 1 + 8 + 1));
+  for (OutputRecord& f : o.files) {
+    const auto kind = r.pod<std::uint8_t>();
+    if (kind > 1) r.fail("unknown output file kind");
+    f.kind = static_cast<OutputRecord::Kind>(kind);
+    f.file.resize(r.size(1));
+    for (char& c : f.file) c = r.pod<char>();
+    if (f.file.empty() || f.file.find('/') != std::string::npos || f.file.find('\0') != std::string::npos)
+      r.fail("bad output file name");
+    f.offset = r.pod<std::uint64_t>();
+    f.checksum = r.pod<std::uint64_t>();
+    const auto has = r.pod<std::uint8_t>();
+    if (has > 1) r.fail("bad output snapshot flag");
+    f.hasSnapshot = has != 0;
+    f.lastStep = r.pod<std::uint64_t>();
+  }
+  return o;
+}
+
 }  // namespace
 
-std::string checkpointBytes(const Scene& s) {
+std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t h) {
+  for (const char c : bytes) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  return h;
+}
+
+const OutputRecord* OutputState::find(const std::string& file) const {
+  for (const OutputRecord& f : files)
+    if (f.file == file) return &f;
+  return nullptr;
+}
+
+std::string checkpointBytes(const Scene& s, const OutputState& outputs) {
   Writer w;
   w.out.append(kMagic, sizeof kMagic);
   w.pod(kCheckpointVersion);
@@ -460,11 +502,12 @@ std::string checkpointBytes(const Scene& s) {
   writeCarried(w, s.carriedState());
   writeCell(w, s);
   writePeriodicCollider(w, s.periodicCollider);
+  writeOutputs(w, outputs);
   w.pod(fnv1a(w.out.data(), w.out.size()));
   return std::move(w.out);
 }
 
-Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name) {
+Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name, CheckpointInfo* info) {
   if (bytes.size() < sizeof kMagic + 4 + 8 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
     throw CheckpointError(name + ": not a dem checkpoint file (bad magic)");
   std::uint32_t version;
@@ -524,19 +567,24 @@ Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name
     readCell(r, s);
     readPeriodicCollider(r, s.periodicCollider, s.particles.size());
   }
+  std::optional<OutputState> outputs;
+  if (version >= 4) outputs = readOutputs(r);
   if (!r.done()) r.fail("trailing data");
+  if (info) *info = CheckpointInfo{version, std::move(outputs)};
   s.recoverContactMarks();
   return s;
 }
 
-void saveCheckpoint(const Scene& scene, const std::string& path) { writeFileAtomically(path, checkpointBytes(scene)); }
+void saveCheckpoint(const Scene& scene, const std::string& path, const OutputState& outputs) {
+  writeFileAtomically(path, checkpointBytes(scene, outputs));
+}
 
-Scene loadCheckpoint(const std::string& path) {
+Scene loadCheckpoint(const std::string& path, CheckpointInfo* info) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw CheckpointError(path + ": cannot open the file for reading");
   std::ostringstream buf;
   buf << in.rdbuf();
-  return sceneFromCheckpointBytes(buf.str(), path);
+  return sceneFromCheckpointBytes(buf.str(), path, info);
 }
 
 }  // namespace dem::io

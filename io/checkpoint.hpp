@@ -15,8 +15,11 @@
 // before it; since version 3 the contact law, each material's Poisson ratio and restitution, each
 // contact's law parameters (in place of Cundall's kn, ks, tan phi) and dashpot force, and the
 // ledger's viscous work. A run resumed from a checkpoint is bit-identical to the uninterrupted run.
-// Version 1 and 2 files (Cundall contacts without dashpots; version 1 without cell or automatic
-// timestep) are still read.
+// Since version 4 the state of dem-run's output files at the checkpoint's step (OutputState: for each
+// file its length and an FNV-1a 64 checksum of those bytes, for a VTK collection the step of its
+// last snapshot), so that a restart can cut every output back to that step (io/output_files.hpp).
+// Version 1, 2 and 3 files (Cundall contacts without dashpots; version 1 without cell or automatic
+// timestep; none with output state) are still read.
 // Not saved: Scene::externalForces (code, not data), and transient scratch.
 //
 // Saving is atomic (io/atomic_file.hpp). Loading checks the magic, version, checksum, every count
@@ -25,22 +28,54 @@
 
 #include "solver/scene.hpp"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace dem::io {
 
-inline constexpr std::uint32_t kCheckpointVersion = 3;
+inline constexpr std::uint32_t kCheckpointVersion = 4;
 
 class CheckpointError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-std::string checkpointBytes(const Scene& scene);
-Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name);
+// FNV-1a 64-bit hash of `bytes`, continued from `h` (the hash of the bytes before them).
+inline constexpr std::uint64_t kFnvBasis = 1469598103934665603ull;
+std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t h = kFnvBasis);
 
-void saveCheckpoint(const Scene& scene, const std::string& path);
-Scene loadCheckpoint(const std::string& path);
+// One output file as it was at a checkpoint's step.
+struct OutputRecord {
+  enum class Kind : std::uint8_t {
+    Appended = 0,    // rows appended (CSV): the first `offset` bytes are the run's up to the step
+    Collection = 1,  // a .pvd collection: `offset` bytes of entries before the closing tail
+  };
+  Kind kind = Kind::Appended;
+  std::string file;             // name in the output directory
+  std::uint64_t offset = 0;     // bytes
+  std::uint64_t checksum = 0;   // fnv1a64 of bytes [0, offset)
+  std::uint64_t lastStep = 0;   // Collection: step of its last snapshot (valid when hasSnapshot)
+  bool hasSnapshot = false;     // Collection: it lists at least one snapshot
+};
+
+struct OutputState {
+  std::vector<OutputRecord> files;
+  const OutputRecord* find(const std::string& file) const;
+};
+
+// What a checkpoint file holds besides the scene.
+struct CheckpointInfo {
+  std::uint32_t version = 0;
+  std::optional<OutputState> outputs;  // absent in files of versions 1-3
+};
+
+std::string checkpointBytes(const Scene& scene, const OutputState& outputs = {});
+Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name, CheckpointInfo* info = nullptr);
+
+void saveCheckpoint(const Scene& scene, const std::string& path, const OutputState& outputs = {});
+Scene loadCheckpoint(const std::string& path, CheckpointInfo* info = nullptr);
 
 }  // namespace dem::io

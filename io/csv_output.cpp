@@ -1,60 +1,69 @@
 #include "csv_output.hpp"
 
-#include <cerrno>
-#include <cstring>
+#include <cstdio>
 #include <stdexcept>
 
 namespace dem::io {
 
 namespace {
 constexpr const char* kAxes[3] = {"x", "y", "z"};
-}  // namespace
 
-CsvOutput::CsvOutput(const std::string& path, std::vector<std::size_t> particles, bool append, bool cell)
-    : path_(path), particles_(std::move(particles)), cell_(cell) {
-  f_ = std::fopen(path.c_str(), append ? "a" : "w");
-  if (!f_) throw std::runtime_error(path + ": cannot open for writing: " + std::strerror(errno));
-  std::fseek(f_, 0, SEEK_END);
-  if (std::ftell(f_) > 0) return;
-  std::fputs("step,time,ledger_time,kinetic,rotational,gravity,elastic,damping_dissipated,friction_dissipated,"
-             "viscous_dissipated,total,contacts",
-             f_);
-  if (cell_) {
-    std::fputs(",cell_work", f_);
-    for (const char* m : {"H", "stress"})
-      for (const char* r : kAxes)
-        for (const char* c : kAxes) std::fprintf(f_, ",%s_%s%s", m, r, c);
-  }
-  for (const std::size_t id : particles_)
-    for (const char* c : {"x", "y", "z", "vx", "vy", "vz", "wx", "wy", "wz"}) std::fprintf(f_, ",p%zu_%s", id, c);
-  std::fputc('\n', f_);
+void appendNumber(std::string& s, double v) {
+  char buf[40];
+  const int k = std::snprintf(buf, sizeof buf, ",%.17g", v);
+  s.append(buf, static_cast<std::size_t>(k));
 }
 
-CsvOutput::~CsvOutput() {
-  if (f_) std::fclose(f_);
+AppendFile::Mode openMode(bool append, const OutputRecord* restore) {
+  if (restore) return AppendFile::Mode::Restore;
+  return append ? AppendFile::Mode::Append : AppendFile::Mode::Replace;
+}
+}  // namespace
+
+CsvOutput::CsvOutput(const std::string& path, std::vector<std::size_t> particles, bool append, bool cell,
+                     const OutputRecord* restore, const std::string& checkpoint)
+    : file_(path, openMode(append, restore), restore, checkpoint), particles_(std::move(particles)), cell_(cell) {
+  if (file_.size() > 0) return;
+  std::string h =
+      "step,time,ledger_time,kinetic,rotational,gravity,elastic,damping_dissipated,friction_dissipated,"
+      "viscous_dissipated,total,contacts";
+  if (cell_) {
+    h += ",cell_work";
+    for (const char* m : {"H", "stress"})
+      for (const char* r : kAxes)
+        for (const char* c : kAxes) h += std::string(",") + m + "_" + r + c;
+  }
+  for (const std::size_t id : particles_)
+    for (const char* c : {"x", "y", "z", "vx", "vy", "vz", "wx", "wy", "wz"})
+      h += ",p" + std::to_string(id) + "_" + c;
+  h += '\n';
+  file_.write(h);
 }
 
 void CsvOutput::write(const Scene& s) {
   const EnergyLedger& e = s.energy;
-  std::fprintf(f_, "%llu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%zu",
-               static_cast<unsigned long long>(s.stepCount), s.time, e.time, e.kinetic, e.rotational, e.gravity,
-               e.elastic, e.dampingDissipated, e.frictionDissipated, e.viscousDissipated, e.total(), s.contacts.countReal());
+  row_ = std::to_string(s.stepCount);
+  for (const double v : {s.time, e.time, e.kinetic, e.rotational, e.gravity, e.elastic, e.dampingDissipated,
+                         e.frictionDissipated, e.viscousDissipated, e.total()})
+    appendNumber(row_, v);
+  row_ += ',' + std::to_string(s.contacts.countReal());
   if (cell_) {
-    if (!s.cell) throw std::logic_error(path_ + ": cell columns requested for a scene without a cell");
-    std::fprintf(f_, ",%.17g", e.cellWork);
+    if (!s.cell) throw std::logic_error(file_.path() + ": cell columns requested for a scene without a cell");
+    appendNumber(row_, e.cellWork);
     for (const Mat3* m : {&s.cell->H(), &s.stress})
       for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c) std::fprintf(f_, ",%.17g", (*m)(r, c));
+        for (int c = 0; c < 3; ++c) appendNumber(row_, (*m)(r, c));
   }
   const Particles& p = s.particles;
-  for (const std::size_t id : particles_) {
+  for (const std::size_t id : particles_)
     for (const Vec3* v : {&p.pos[id], &p.vel[id], &p.angVel[id]})
-      std::fprintf(f_, ",%.17g,%.17g,%.17g", (*v)[0], (*v)[1], (*v)[2]);
-  }
-  std::fputc('\n', f_);
-  if (std::ferror(f_)) throw std::runtime_error(path_ + ": write error");
+      for (int k = 0; k < 3; ++k) appendNumber(row_, (*v)[k]);
+  row_ += '\n';
+  file_.write(row_);
 }
 
-void CsvOutput::flush() { std::fflush(f_); }
+void CsvOutput::flush() { file_.flush(); }
+void CsvOutput::sync() { file_.sync(); }
+void CsvOutput::close() { file_.close(); }
 
 }  // namespace dem::io

@@ -9,10 +9,13 @@
 //   stress_xx .. stress_zz  the Love-Weber stress (Scene::stress) at ledger_time, Pa
 //   pID_x .. pID_wz       position, velocity, angular velocity of each chosen particle
 // Numbers are written with 17 significant digits (they read back to the same doubles).
+// Rows go through an AppendFile (io/output_files.hpp): every write is checked, and the file's
+// length and checksum can be recorded in a checkpoint and restored from it.
 
+#include "output_files.hpp"
 #include "solver/scene.hpp"
 
-#include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,22 +23,25 @@ namespace dem::io {
 
 class CsvOutput {
  public:
-  // Opens `path` (append = keep existing rows, as on a restart; the header is written only into an
-  // empty file); cell: write the cell columns (the scene must have a cell). Throws
-  // std::runtime_error when it cannot be opened.
-  CsvOutput(const std::string& path, std::vector<std::size_t> particles, bool append, bool cell = false);
-  ~CsvOutput();
-  CsvOutput(const CsvOutput&) = delete;
-  CsvOutput& operator=(const CsvOutput&) = delete;
+  // Opens `path` (append = keep existing rows, as on a restart from a checkpoint without output
+  // state; the header is written only into an empty file); cell: write the cell columns (the
+  // scene must have a cell). restore: cut the file back to this record first (a restart; `append`
+  // is then ignored; `checkpoint` names the checkpoint in messages). Throws std::runtime_error
+  // when it cannot be opened, OutputResumeError when it does not match the record.
+  CsvOutput(const std::string& path, std::vector<std::size_t> particles, bool append, bool cell = false,
+            const OutputRecord* restore = nullptr, const std::string& checkpoint = {});
 
   void write(const Scene& scene);
-  void flush();
+  void flush();  // rows to the file
+  void sync();   // rows to the file, and the file to the disk (fsync)
+  void close();  // flush and close, checked
+  OutputRecord record(const std::string& name) const { return file_.record(name); }
 
  private:
-  std::FILE* f_ = nullptr;
-  std::string path_;
+  AppendFile file_;
   std::vector<std::size_t> particles_;
   bool cell_;
+  std::string row_;
 };
 
 }  // namespace dem::io

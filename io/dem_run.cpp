@@ -8,8 +8,10 @@
 //     --threads N      OpenMP threads (overrides engine.threads)
 //     --check          load and check the scene, run nothing
 //     --quiet          no progress bar
-// Exit codes: 0 done; 1 an I/O or other error while running; 2 bad input (scene file, command
-// line, checkpoint); 3 runaway (dt above critical: the last good state is written).
+// Exit codes: 0 done; 1 an I/O or other error while running (the message names the file and the
+// system's reason, e.g. "No space left on device"); 2 bad input (scene file, command line,
+// checkpoint, or a restart refused because an output file does not match the checkpoint's record
+// of it); 3 runaway (dt above critical: the last good state is written).
 
 #include "io/checkpoint.hpp"
 #include "io/runner.hpp"
@@ -28,9 +30,18 @@ namespace {
 
 constexpr int kExitError = 1, kExitInput = 2, kExitRunaway = 3;
 
-void usage() {
+void usage(bool full = false) {
   std::cerr << "usage: dem-run [--out DIR] [--steps N] [--restart CHECKPOINT] [--threads N] [--check] [--quiet] "
                "SCENE.json\n";
+  if (!full) return;
+  std::cerr << "  --out DIR        output directory (overrides outputs.directory)\n"
+               "  --steps N        run until step N\n"
+               "  --restart FILE   resume from a checkpoint; the outputs are cut back to the checkpoint's step\n"
+               "  --threads N      OpenMP threads\n"
+               "  --check          load and check the scene, run nothing\n"
+               "  --quiet          no progress bar\n"
+               "exit codes: 0 done; 1 I/O or other error while running; 2 bad input (scene, command line,\n"
+               "checkpoint, outputs that do not match the checkpoint); 3 runaway (last good state written)\n";
 }
 
 bool parseCount(const char* s, std::uint64_t& v) {
@@ -69,7 +80,7 @@ int main(int argc, char** argv) {
     } else if (a == "--check") check = true;
     else if (a == "--quiet") quiet = true;
     else if (a == "-h" || a == "--help") {
-      usage();
+      usage(true);
       return 0;
     } else if (!a.empty() && a[0] == '-') {
       std::cerr << "dem-run: unknown option " << a << "\n";
@@ -88,9 +99,10 @@ int main(int argc, char** argv) {
   }
 
   dem::io::LoadedScene loaded;
+  dem::io::CheckpointInfo restartInfo;
   try {
     loaded = dem::io::loadSceneFile(scenePath);
-    if (!restart.empty()) loaded.scene = dem::io::loadCheckpoint(restart);
+    if (!restart.empty()) loaded.scene = dem::io::loadCheckpoint(restart, &restartInfo);
   } catch (const dem::io::SceneError& e) {
     std::cerr << "dem-run: error: " << e.what() << "\n";
     return kExitInput;
@@ -122,6 +134,12 @@ int main(int argc, char** argv) {
     std::filesystem::create_directories(spec.outputs.directory);
     dem::io::RunOptions options;
     options.resumed = !restart.empty();
+    options.resumeOutputs = restartInfo.outputs;
+    options.checkpointName = restart;
+    if (options.resumed && !restartInfo.outputs)
+      std::cerr << "dem-run: warning: " << restart << ": checkpoint format version " << restartInfo.version
+                << " records no output offsets; the outputs are appended to as they are on disk (rows or snapshots "
+                   "the interrupted run wrote after the checkpoint stay in them)\n";
     const dem::io::RunOutcome r = dem::io::runScene(loaded.scene, spec, options);
     if (r.runaway) {
       const dem::RunawayError& e = *r.runaway;
@@ -138,6 +156,9 @@ int main(int argc, char** argv) {
                  static_cast<unsigned long long>(r.steps), static_cast<unsigned long long>(loaded.scene.stepCount),
                  loaded.scene.time, r.finalPath.empty() ? "" : "; final state ", r.finalPath.c_str());
   } catch (const std::invalid_argument& e) {
+    std::cerr << "dem-run: error: " << e.what() << "\n";
+    return kExitInput;
+  } catch (const dem::io::CheckpointError& e) {  // an output does not match the checkpoint: refused
     std::cerr << "dem-run: error: " << e.what() << "\n";
     return kExitInput;
   } catch (const std::exception& e) {

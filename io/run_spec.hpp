@@ -21,6 +21,11 @@ struct VtkSpec {
   bool contacts = false;             // also write real contacts as lines with their normal force
 };
 
+// The state before a runaway (io/runner.hpp, RunOptions::lastGoodFile).
+inline constexpr const char* kLastGoodFile = "last-good.ckpt";
+
+// Output file names are checked at scene load: no two outputs may share a file (nor a file and
+// another's temporary NAME.tmp, nor a file and a name of the VTK series PREFIX..._NNNNNNNNN.vtu).
 struct OutputSpec {
   std::string directory = ".";  // relative paths are taken from the current directory
   bool progress = true;         // progress bar on stderr

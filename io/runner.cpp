@@ -2,42 +2,103 @@
 
 #include "checkpoint.hpp"
 #include "csv_output.hpp"
+#include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "vtk_output.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <sstream>
 
 namespace dem::io {
 
+namespace {
+void removeIfPresent(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::remove(path, ec) && ec)
+    throw std::runtime_error(path + ": cannot remove a leftover temporary file: " + ec.message());
+}
+}  // namespace
+
 RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options) {
   const OutputSpec& o = spec.outputs;
   const std::string dir = o.directory + "/";
   RunOutcome out;
+  const OutputState* restore = options.resumed && options.resumeOutputs ? &*options.resumeOutputs : nullptr;
+  const std::string ckptName = options.checkpointName.empty() ? std::string("the checkpoint") : options.checkpointName;
+  bool fresh = !options.resumed;
+  if (restore && !restore->files.empty()) {
+    // None of the recorded files in the output directory: a continuation into a new directory,
+    // whose outputs start afresh. (One of them there: each is checked, a missing one refused.)
+    bool any = false;
+    for (const OutputRecord& f : restore->files) any = any || std::filesystem::exists(dir + f.file);
+    if (!any) {
+      std::fprintf(stderr,
+                   "dem-run: note: none of the output files %s records is in %s: the outputs start afresh there\n",
+                   ckptName.c_str(), o.directory.c_str());
+      restore = nullptr;
+      fresh = true;
+    }
+  }
+  for (const std::string* name : {&o.checkpointFile, &o.finalState, &options.lastGoodFile})
+    if (!name->empty()) removeIfPresent(dir + *name + ".tmp");
+  if (restore) {
+    // Every recorded file this run writes is checked before any is cut back: a refusal leaves them all as they were.
+    std::vector<std::string> active;
+    if (o.csv.interval) active.push_back(o.csv.file);
+    if (o.vtk.interval) {
+      active.push_back(o.vtk.prefix + ".pvd");
+      if (o.vtk.contacts) active.push_back(o.vtk.prefix + "_contacts.pvd");
+      if (scene.cell) active.push_back(o.vtk.prefix + "_cell.pvd");
+    }
+    for (const OutputRecord& f : restore->files)
+      if (std::find(active.begin(), active.end(), f.file) != active.end()) verifiedPrefix(dir + f.file, f, ckptName);
+  }
   std::unique_ptr<CsvOutput> csv;
-  if (o.csv.interval) csv = std::make_unique<CsvOutput>(dir + o.csv.file, o.csv.particles, options.resumed,
-                                                   o.csv.cell && scene.cell.has_value());
+  if (o.csv.interval) {
+    const OutputRecord* rec = restore ? restore->find(o.csv.file) : nullptr;
+    if (rec && rec->kind != OutputRecord::Kind::Appended)
+      throw OutputResumeError(dir + o.csv.file + ": " + ckptName + " records it as another kind of output; refusing to resume");
+    csv = std::make_unique<CsvOutput>(dir + o.csv.file, o.csv.particles, !fresh && !restore,
+                                      o.csv.cell && scene.cell.has_value(), rec, ckptName);
+  }
   std::unique_ptr<VtkOutput> vtk;
   if (o.vtk.interval) {
     vtk = std::make_unique<VtkOutput>(o.directory, o.vtk.prefix, o.vtk.contacts);
-    if (options.resumed) vtk->resume(scene);
-    vtk->write(scene);
+    vtk->removeTemporaries();
+    bool restored = false;
+    if (restore) restored = vtk->restore(scene, *restore, ckptName);
+    else if (!fresh) vtk->resume(scene);
+    // (restored: the snapshots up to the checkpoint's step are there, as the interrupted run wrote them)
+    if (!restored) vtk->write(scene);
   }
+  const auto outputState = [&] {
+    OutputState st;
+    if (csv) st.files.push_back(csv->record(o.csv.file));
+    if (vtk) vtk->records(st.files);
+    return st;
+  };
   const std::uint64_t first = scene.stepCount, last = std::max(spec.steps, first);
   ProgressBar bar(first, last, scene.particles.size(), o.progress);
   Scene good = scene;
+  OutputState goodOutputs = outputState();
   while (scene.stepCount < last) {
-    if (scene.stepCount % options.lastGoodInterval == 0 && scene.stepCount != good.stepCount) good = scene;
+    if (scene.stepCount % options.lastGoodInterval == 0 && scene.stepCount != good.stepCount) {
+      good = scene;
+      goodOutputs = outputState();
+    }
     try {
       scene.step();  // throws RunawayError (solver/runaway.hpp)
     } catch (const RunawayError& e) {
       out.runaway.emplace(e.what(), e.step, e.particle, scene.dt(), e.dtCritical);
       out.lastGoodStep = good.stepCount;
       out.lastGoodPath = dir + options.lastGoodFile;
-      saveCheckpoint(good, out.lastGoodPath);
+      if (csv) csv->sync();
+      saveCheckpoint(good, out.lastGoodPath, goodOutputs);
       if (vtk) vtk->write(good);
-      if (csv) csv->flush();
+      if (csv) csv->close();
       bar.finish(scene.stepCount, scene.time);
       return out;
     }
@@ -45,15 +106,21 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     const std::uint64_t n = scene.stepCount;
     if (csv && n % o.csv.interval == 0) csv->write(scene);
     if (vtk && n % o.vtk.interval == 0) vtk->write(scene);
-    if (o.checkpointInterval && n % o.checkpointInterval == 0) saveCheckpoint(scene, dir + o.checkpointFile);
+    if (o.checkpointInterval && n % o.checkpointInterval == 0) {
+      // every output on the disk first (the VTK files are synced as they are written)
+      if (csv) csv->sync();
+      saveCheckpoint(scene, dir + o.checkpointFile, outputState());
+    }
     bar.update(n, scene.time);
   }
   bar.finish(scene.stepCount, scene.time);
   if (vtk) vtk->write(scene);
-  if (csv) csv->flush();
+  if (csv) csv->sync();
+  const OutputState finalOutputs = outputState();
+  if (csv) csv->close();
   if (!o.finalState.empty()) {
     out.finalPath = dir + o.finalState;
-    saveCheckpoint(scene, out.finalPath);
+    saveCheckpoint(scene, out.finalPath, finalOutputs);
   }
   out.finished = true;
   return out;

@@ -9,6 +9,7 @@
 // writes that copy as a checkpoint (lastGoodFile) and a VTK snapshot, and reports the step, the
 // particle, dt and the estimated critical dt (Scene::criticalTimestep, solver/timestep.hpp).
 
+#include "checkpoint.hpp"
 #include "run_spec.hpp"
 #include "solver/runaway.hpp"
 #include "solver/scene.hpp"
@@ -18,10 +19,22 @@
 
 namespace dem::io {
 
+// Outputs on a restart (resumed): with the checkpoint's output state (format version 4 on,
+// resumeOutputs), every output file it records is checked against it and cut back to it (the CSV to
+// its recorded length, each VTK collection to its recorded entries, snapshot files of later steps
+// removed), so that the finished run's files are byte-identical to an uninterrupted run's; a file
+// that is missing, shorter or different throws OutputResumeError (io/output_files.hpp), and an
+// output the checkpoint does not record starts afresh; when none of the recorded files is in the
+// output directory (a continuation into another directory) every output starts afresh there. Without it (versions 1-3) the CSV is
+// appended to as it is on disk and the collections keep their entries up to the scene's time.
+// At each checkpoint every output is flushed and synced before the checkpoint is written.
+// Leftover temporary files (NAME.tmp) of the outputs are removed at the start.
 struct RunOptions {
-  bool resumed = false;                 // a restart: append to the CSV instead of replacing it
+  bool resumed = false;                     // a restart from a checkpoint
+  std::optional<OutputState> resumeOutputs;  // the checkpoint's output state (absent: format 1-3)
+  std::string checkpointName;               // the checkpoint resumed from (for messages)
   std::uint64_t lastGoodInterval = 100;  // steps between in-memory copies of the state
-  std::string lastGoodFile = "last-good.ckpt";
+  std::string lastGoodFile = kLastGoodFile;
 };
 
 struct RunOutcome {
@@ -34,7 +47,9 @@ struct RunOutcome {
 };
 
 // Runs `scene` until scene.stepCount == spec.steps (nothing when it is already there). Output
-// files go to spec.outputs.directory, which must exist. Throws std::runtime_error for I/O errors.
+// files go to spec.outputs.directory, which must exist. Throws std::runtime_error for I/O errors
+// (naming the file and the system's reason), OutputResumeError when an output does not match the
+// checkpoint's record of it.
 RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options);
 
 }  // namespace dem::io

@@ -609,6 +609,77 @@ class Loader {
       if (c.has("file")) o.checkpointFile = fileName(c["file"]);
       o.checkpointInterval = c["interval"].integer(1, kMaxSteps);
     }
+    checkOutputNames(n);
+  }
+
+  // One file name (or the VTK series PREFIX..._NNNNNNNNN.vtu) an output writes.
+  struct OutputName {
+    std::string name;
+    bool series;  // name is a series SERIES: the files SERIES_NNNNNNNNN.vtu
+    bool atomic;  // written as NAME.tmp, then renamed
+    std::string key;  // the JSON key that names it ("": none, a fixed name)
+    std::optional<JsonNode> node;  // that key's node, when the scene file gives it
+    std::string what;  // the output, for messages
+  };
+
+  static bool inSeries(const std::string& file, const std::string& series) {
+    if (file.size() <= series.size() + 1 || file.compare(0, series.size(), series) != 0 || file[series.size()] != '_')
+      return false;
+    std::size_t k = series.size() + 1;
+    const std::size_t digitsFrom = k;
+    while (k < file.size() && file[k] >= '0' && file[k] <= '9') ++k;
+    const std::string rest = file.substr(k);
+    return k - digitsFrom >= 9 && (rest == ".vtu" || rest == ".vtu.tmp");
+  }
+
+  static bool collide(const OutputName& a, const OutputName& b) {
+    if (a.series && b.series) return false;  // PREFIX_NNN, PREFIX_contacts_NNN, PREFIX_cell_NNN
+    if (a.series) return inSeries(b.name, a.name);
+    if (b.series) return inSeries(a.name, b.name);
+    return a.name == b.name || (b.atomic && a.name == b.name + ".tmp") || (a.atomic && b.name == a.name + ".tmp");
+  }
+
+  // Two outputs that would write the same file are an error at the key that names one of them.
+  void checkOutputNames(const JsonNode& outputs) const {
+    const OutputSpec& o = out_.run.outputs;
+    std::vector<OutputName> names;
+    const auto given = [&](const char* section, const char* key) -> std::optional<JsonNode> {
+      if (!outputs.has(section)) return std::nullopt;
+      if (!key) return outputs[section];
+      const JsonNode n = outputs[section];
+      return n.has(key) ? std::optional<JsonNode>(n[key]) : std::nullopt;
+    };
+    if (o.csv.interval) names.push_back({o.csv.file, false, false, "outputs.csv.file", given("csv", "file"), "the CSV series"});
+    if (o.vtk.interval) {
+      std::vector<std::string> series = {o.vtk.prefix};
+      if (o.vtk.contacts) series.push_back(o.vtk.prefix + "_contacts");
+      if (cell_) series.push_back(o.vtk.prefix + "_cell");
+      for (const std::string& sname : series) {
+        names.push_back({sname + ".pvd", false, true, "outputs.vtk.prefix", given("vtk", "prefix"), "the VTK collection"});
+        names.push_back({sname, true, true, "outputs.vtk.prefix", given("vtk", "prefix"), "the VTK snapshots"});
+      }
+    }
+    if (!o.finalState.empty()) names.push_back({o.finalState, false, true, "outputs.final", given("final", nullptr), "the final state"});
+    if (o.checkpointInterval)
+      names.push_back({o.checkpointFile, false, true, "outputs.checkpoint.file", given("checkpoint", "file"),
+                       "the periodic checkpoint"});
+    names.push_back({kLastGoodFile, false, true, "", std::nullopt, "the state before a runaway"});
+    const auto describeName = [](const OutputName& x) {
+      return x.what + (x.series ? " " + x.name + "_NNNNNNNNN.vtu" : " \"" + x.name + "\"");
+    };
+    for (std::size_t j = 1; j < names.size(); ++j)
+      for (std::size_t i = 0; i < j; ++i) {
+        const OutputName &a = names[i], &b = names[j];
+        if (a.key == b.key || !collide(a, b)) continue;
+        const OutputName& at = b.node ? b : a;
+        const OutputName& other = &at == &b ? a : b;
+        const std::string origin = other.key.empty() ? " (a fixed name)"
+                                                     : " of " + other.key + (other.node ? "" : " (its default)");
+        const std::string text = describeName(at) + " collides with " + describeName(other) + origin +
+                                 ": both would write the same file; give each output a file name of its own";
+        if (at.node) at.node->problem(text);
+        outputs.problem(text);
+      }
   }
 };
 

@@ -1,10 +1,13 @@
 #include "vtk_output.hpp"
 
 #include "atomic_file.hpp"
+#include "output_files.hpp"
 #include "vtu_reader.hpp"
 #include "solver/contact_geometry.hpp"
 
 #include <cstdio>
+#include <filesystem>
+#include <optional>
 #include <fstream>
 #include <sstream>
 #include <string_view>
@@ -182,20 +185,60 @@ std::string cellVtu(const Scene& scene) {
   return s;
 }
 
-std::string pvdCollection(const std::vector<PvdEntry>& entries) {
-  std::string s = "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
-                  "  <Collection>\n";
-  for (const PvdEntry& e : entries) {
-    s += "    <DataSet timestep=\"";
-    append(s, e.time);
-    s += "\" group=\"\" part=\"0\" file=\"" + e.file + "\"/>\n";
-  }
-  s += "  </Collection>\n</VTKFile>\n";
+namespace {
+constexpr std::string_view kPvdHead =
+    "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+    "  <Collection>\n";
+constexpr std::string_view kPvdTail = "  </Collection>\n</VTKFile>\n";
+
+std::string pvdLine(const PvdEntry& e) {
+  std::string s = "    <DataSet timestep=\"";
+  append(s, e.time);
+  s += "\" group=\"\" part=\"0\" file=\"" + e.file + "\"/>\n";
   return s;
 }
 
+// The head and the entries: everything before the tail.
+std::string pvdEntries(const std::vector<PvdEntry>& entries) {
+  std::string s(kPvdHead);
+  for (const PvdEntry& e : entries) s += pvdLine(e);
+  return s;
+}
+
+// The step of a snapshot file SERIES_NNNNNNNNN.vtu (or its temporary, SERIES_NNN.vtu.tmp).
+std::optional<std::uint64_t> snapshotStep(const std::string& file, const std::string& series, bool& temporary) {
+  if (file.size() <= series.size() + 1 || file.compare(0, series.size(), series) != 0 || file[series.size()] != '_')
+    return std::nullopt;
+  std::size_t k = series.size() + 1, digits = 0;
+  std::uint64_t step = 0;
+  for (; k < file.size() && file[k] >= '0' && file[k] <= '9'; ++k, ++digits) {
+    if (step > (~std::uint64_t{0} - 9) / 10) return std::nullopt;
+    step = step * 10 + static_cast<std::uint64_t>(file[k] - '0');
+  }
+  if (digits < 9) return std::nullopt;
+  const std::string rest = file.substr(k);
+  if (rest != ".vtu" && rest != ".vtu.tmp") return std::nullopt;
+  temporary = rest == ".vtu.tmp";
+  return step;
+}
+}  // namespace
+
+std::string pvdCollection(const std::vector<PvdEntry>& entries) { return pvdEntries(entries) + std::string(kPvdTail); }
+
+std::string_view pvdTail() { return kPvdTail; }
+
+void VtkOutput::Series::setText(std::string t) {
+  text = std::move(t);
+  hash = fnv1a64(text);
+}
+
 VtkOutput::VtkOutput(std::string directory, std::string prefix, bool contacts)
-    : dir_(std::move(directory)), prefix_(std::move(prefix)), contacts_(contacts) {}
+    : dir_(std::move(directory)), prefix_(std::move(prefix)), contacts_(contacts) {
+  for (Series* s : {&particles_, &contactFiles_, &cellFiles_}) s->setText(std::string(kPvdHead));
+  particles_.name = prefix_;
+  contactFiles_.name = prefix_ + "_contacts";
+  cellFiles_.name = prefix_ + "_cell";
+}
 
 namespace {
 std::vector<PvdEntry> earlierEntries(const std::string& path, double time) {
@@ -215,30 +258,114 @@ std::vector<PvdEntry> earlierEntries(const std::string& path, double time) {
 }  // namespace
 
 void VtkOutput::resume(const Scene& scene) {
-  particles_ = earlierEntries(dir_ + "/" + prefix_ + ".pvd", scene.time);
-  if (contacts_) contactFiles_ = earlierEntries(dir_ + "/" + prefix_ + "_contacts.pvd", scene.time);
-  if (scene.cell) cellFiles_ = earlierEntries(dir_ + "/" + prefix_ + "_cell.pvd", scene.time);
-  if (!particles_.empty() && particles_.back().time == scene.time) lastStep_ = scene.stepCount;
+  const auto keep = [&](Series& s) {
+    const std::vector<PvdEntry> entries = earlierEntries(dir_ + "/" + s.pvdName(), scene.time);
+    s.setText(pvdEntries(entries));
+    // (the kept entries are of steps up to the scene's: a later checkpoint records that bound)
+    if (!entries.empty()) s.lastStep = scene.stepCount;
+    return entries.empty() ? -1.0 : entries.back().time;
+  };
+  if (keep(particles_) == scene.time) lastStep_ = scene.stepCount;
+  if (contacts_) keep(contactFiles_);
+  if (scene.cell) keep(cellFiles_);
+}
+
+bool VtkOutput::restore(const Scene& scene, const OutputState& state, const std::string& checkpoint) {
+  bool restored = false;
+  for (Series* s : {&particles_, &contactFiles_, &cellFiles_}) {
+    if (s == &contactFiles_ && !contacts_) continue;
+    if (s == &cellFiles_ && !scene.cell) continue;
+    const OutputRecord* rec = state.find(s->pvdName());
+    if (!rec) continue;
+    const std::string path = dir_ + "/" + s->pvdName();
+    if (rec->kind != OutputRecord::Kind::Collection)
+      throw OutputResumeError(path + ": " + checkpoint + " records it as another kind of output; refusing to resume");
+    const std::string prefix = verifiedPrefix(path, *rec, checkpoint);
+    std::vector<PvdEntry> entries;
+    try {
+      for (const PvdDataSet& d : parsePvd(prefix + std::string(kPvdTail))) entries.push_back({d.time, d.file});
+    } catch (const std::exception& e) {
+      throw OutputResumeError(path + ": the entries " + checkpoint + " records are not a collection (" + e.what() +
+                              "); refusing to resume");
+    }
+    if (pvdEntries(entries) != prefix)
+      throw OutputResumeError(path + ": the entries " + checkpoint +
+                              " records are not a collection this program wrote; refusing to resume");
+    s->setText(prefix);
+    s->lastStep = rec->hasSnapshot ? std::optional<std::uint64_t>(rec->lastStep) : std::nullopt;
+    writeFileAtomically(path, prefix + std::string(kPvdTail));
+    removeSnapshotsAfter(*s, s->lastStep);
+    if (s == &particles_) {
+      restored = true;
+      if (s->lastStep) lastStep_ = *s->lastStep;
+    }
+  }
+  return restored;
+}
+
+void VtkOutput::removeSnapshotsAfter(const Series& series, std::optional<std::uint64_t> step) const {
+  std::error_code ec;
+  std::vector<std::filesystem::path> stale;
+  for (const auto& e : std::filesystem::directory_iterator(dir_, ec)) {
+    bool temporary = false;
+    const std::optional<std::uint64_t> k = snapshotStep(e.path().filename().string(), series.name, temporary);
+    if (k && (temporary || !step || *k > *step)) stale.push_back(e.path());
+  }
+  if (ec) throw std::runtime_error(dir_ + ": cannot list the directory: " + ec.message());
+  for (const auto& p : stale)
+    if (!std::filesystem::remove(p, ec) && ec)
+      throw std::runtime_error(p.string() + ": cannot remove a stale snapshot: " + ec.message());
+}
+
+void VtkOutput::removeTemporaries() const {
+  for (const Series* s : {&particles_, &contactFiles_, &cellFiles_}) {
+    std::error_code ec;
+    const std::string tmp = dir_ + "/" + s->pvdName() + ".tmp";
+    if (!std::filesystem::remove(tmp, ec) && ec)
+      throw std::runtime_error(tmp + ": cannot remove a leftover temporary file: " + ec.message());
+    std::vector<std::filesystem::path> stale;
+    for (const auto& e : std::filesystem::directory_iterator(dir_, ec)) {
+      bool temporary = false;
+      if (snapshotStep(e.path().filename().string(), s->name, temporary) && temporary) stale.push_back(e.path());
+    }
+    if (ec) throw std::runtime_error(dir_ + ": cannot list the directory: " + ec.message());
+    for (const auto& p : stale)
+      if (!std::filesystem::remove(p, ec) && ec)
+        throw std::runtime_error(p.string() + ": cannot remove a leftover temporary file: " + ec.message());
+  }
+}
+
+void VtkOutput::records(std::vector<OutputRecord>& out) const {
+  for (const Series* s : {&particles_, &contactFiles_, &cellFiles_}) {
+    if (s == &contactFiles_ && !contacts_) continue;
+    if (s == &cellFiles_ && !s->lastStep) continue;
+    OutputRecord r;
+    r.kind = OutputRecord::Kind::Collection;
+    r.file = s->pvdName();
+    r.offset = s->text.size();
+    r.checksum = s->hash;
+    r.hasSnapshot = s->lastStep.has_value();
+    r.lastStep = s->lastStep.value_or(0);
+    out.push_back(std::move(r));
+  }
+}
+
+void VtkOutput::add(Series& series, const Scene& scene, const std::string& vtu) {
+  const std::string file = stepName(series.name, scene.stepCount);
+  writeFileAtomically(dir_ + "/" + file, vtu);
+  const std::string line = pvdLine({scene.time, file});
+  series.text += line;
+  series.hash = fnv1a64(line, series.hash);
+  series.lastStep = scene.stepCount;
+  writeFileAtomically(dir_ + "/" + series.pvdName(), series.text + std::string(kPvdTail));
 }
 
 void VtkOutput::write(const Scene& scene) {
   if (scene.stepCount == lastStep_) return;
   lastStep_ = scene.stepCount;
-  const std::string pf = stepName(prefix_, scene.stepCount);
-  writeFileAtomically(dir_ + "/" + pf, particlesVtu(scene));
-  particles_.push_back({scene.time, pf});
-  writeFileAtomically(dir_ + "/" + prefix_ + ".pvd", pvdCollection(particles_));
-  if (scene.cell) {
-    const std::string cf = stepName(prefix_ + "_cell", scene.stepCount);
-    writeFileAtomically(dir_ + "/" + cf, cellVtu(scene));
-    cellFiles_.push_back({scene.time, cf});
-    writeFileAtomically(dir_ + "/" + prefix_ + "_cell.pvd", pvdCollection(cellFiles_));
-  }
-  if (!contacts_) return;
-  const std::string cf = stepName(prefix_ + "_contacts", scene.stepCount);
-  writeFileAtomically(dir_ + "/" + cf, contactsVtu(scene));
-  contactFiles_.push_back({scene.time, cf});
-  writeFileAtomically(dir_ + "/" + prefix_ + "_contacts.pvd", pvdCollection(contactFiles_));
+  add(particles_, scene, particlesVtu(scene));
+  if (scene.cell) add(cellFiles_, scene, cellVtu(scene));
+  if (contacts_) add(contactFiles_, scene, contactsVtu(scene));
 }
 
 }  // namespace dem::io

@@ -14,11 +14,19 @@
 // components, row-major), stress (Scene::stress, 9, row-major) and volume, in PREFIX_cell_NNN.vtu +
 // PREFIX_cell.pvd (ParaView: Wireframe or Outline representation).
 // A collection PREFIX.pvd lists every snapshot with its time; it is rewritten (atomically) after
-// each snapshot so that it is valid while the run goes on.
+// each snapshot so that it is valid while the run goes on. Every file is written atomically and
+// synced (io/atomic_file.hpp), every failure names the file and the system's reason.
+// Restart: a checkpoint records each collection's entries (the bytes before its closing tail,
+// their length and checksum) and the step of its last snapshot (records()); restore() checks
+// the collections against that, cuts them back to those entries (the tail rewritten) and removes
+// the snapshot files of later steps, which the interrupted run wrote after the checkpoint.
 
+#include "checkpoint.hpp"
 #include "solver/scene.hpp"
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dem::io {
@@ -33,6 +41,8 @@ struct PvdEntry {
   std::string file;  // relative to the .pvd
 };
 std::string pvdCollection(const std::vector<PvdEntry>& entries);
+// The closing tail of a collection (what follows the last entry).
+std::string_view pvdTail();
 
 class VtkOutput {
  public:
@@ -42,14 +52,36 @@ class VtkOutput {
   VtkOutput(std::string directory, std::string prefix, bool contacts);
   // Writes the scene's snapshot (once per step: a second call at the same step does nothing).
   void write(const Scene& scene);
-  // A restart: keeps the entries of existing collections up to the scene's time (the snapshots the
-  // interrupted run wrote), so that the collections go on listing the whole run.
+  // A restart from a checkpoint without output state (format versions 1-3): keeps the entries of
+  // existing collections up to the scene's time (the snapshots the interrupted run wrote), so that
+  // the collections go on listing the whole run.
   void resume(const Scene& scene);
+  // A restart from a checkpoint with output state: each collection of this output that `state`
+  // records is checked (OutputResumeError naming the file when it is missing, shorter, or its
+  // bytes differ), cut back to the recorded entries, and the snapshot files of its series after
+  // the recorded last snapshot are removed. Returns whether the particles' collection was
+  // recorded (false: the interrupted run wrote no VTK; this output starts afresh).
+  bool restore(const Scene& scene, const OutputState& state, const std::string& checkpoint);
+  // Removes leftover temporary files (NAME.tmp of an interrupted atomic write) of this output.
+  void removeTemporaries() const;
+  // The collections' state for a checkpoint.
+  void records(std::vector<OutputRecord>& out) const;
 
  private:
+  struct Series {
+    std::string name;  // PREFIX, PREFIX_contacts, PREFIX_cell
+    std::string text;  // the collection without its tail: the head and an entry per snapshot
+    std::uint64_t hash = 0;  // fnv1a64(text)
+    std::optional<std::uint64_t> lastStep;  // of the last snapshot written
+    std::string pvdName() const { return name + ".pvd"; }
+    void setText(std::string t);
+  };
+  void add(Series& series, const Scene& scene, const std::string& vtu);
+  void removeSnapshotsAfter(const Series& series, std::optional<std::uint64_t> step) const;
+
   std::string dir_, prefix_;
   bool contacts_;
-  std::vector<PvdEntry> particles_, contactFiles_, cellFiles_;
+  Series particles_, contactFiles_, cellFiles_;
   std::uint64_t lastStep_ = ~std::uint64_t{0};
 };
 

@@ -1,7 +1,7 @@
 // Unit: every class of bad scene input gets a SceneError naming the file, the JSON path and what was
 // expected (unknown keys, wrong types, out-of-range and non-finite values, unknown references,
 // generators that cannot place all spheres, the periodic cell's own errors, dt from the
-// global-stiffness estimate, unreadable files, bad JSON).
+// global-stiffness estimate, output file names that collide, unreadable files, bad JSON).
 #include "io/scene_loader.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -431,6 +431,47 @@ BOOST_AUTO_TEST_CASE(random_packing_is_reproducible_and_non_overlapping) {
     for (std::size_t j = 0; j < i; ++j)
       if (!p.isWall(j) && !p.isClump[j]) BOOST_TEST((p.pos[i] - p.pos[j]).norm() >= p.radius[i] + p.radius[j]);
   }
+}
+
+// Two outputs that would write the same file (one would silently replace the other) are refused
+// at the key that names one of them, the message naming the other's key.
+BOOST_AUTO_TEST_CASE(colliding_output_files) {
+  auto d = base();
+  d["outputs"]["csv"]["file"] = "end.ckpt";  // (both keys given: the error is at the later one)
+  expectError(d, "outputs.final", "the CSV series \"end.ckpt\" of outputs.csv.file");
+  d = base();
+  d["outputs"].erase("final");
+  d["outputs"]["csv"]["file"] = "final.ckpt";
+  expectError(d, "outputs.csv.file", "the final state \"final.ckpt\" of outputs.final (its default)");
+  d = base();
+  d["outputs"]["checkpoint"]["file"] = "particles.pvd";  // the VTK collection's default name
+  expectError(d, "outputs.checkpoint.file", "outputs.vtk.prefix (its default)");
+  d = base();
+  d["outputs"]["csv"]["file"] = "particles_contacts.pvd";
+  expectError(d, "outputs.csv.file", "the VTK collection \"particles_contacts.pvd\" of outputs.vtk.prefix");
+  d = base();
+  d["outputs"]["vtk"]["prefix"] = "snap";
+  d["outputs"]["csv"]["file"] = "snap_000000005.vtu";
+  expectError(d, "outputs.vtk.prefix", "of outputs.csv.file");
+  d = base();
+  d["outputs"]["final"] = "c.ckpt";
+  expectError(d, "outputs.checkpoint.file", "of outputs.final");
+  d = base();
+  d["outputs"]["checkpoint"]["file"] = "end.ckpt.tmp";  // the final state's temporary file
+  expectError(d, "outputs.checkpoint.file", "outputs.final");
+  d = base();
+  d["outputs"]["final"] = "last-good.ckpt";
+  expectError(d, "outputs.final", "the state before a runaway");
+  // Names that do not collide: the final state off, its default name taken by the checkpoint; a
+  // CSV named like a snapshot of a series that is not written (no contacts).
+  d = base();
+  d["outputs"]["final"] = nullptr;
+  d["outputs"]["checkpoint"]["file"] = "final.ckpt";
+  BOOST_CHECK_NO_THROW(loadSceneText(d.dump(), "scene.json"));
+  d = base();
+  d["outputs"]["vtk"]["contacts"] = false;
+  d["outputs"]["csv"]["file"] = "particles_contacts_000000005.vtu";
+  BOOST_CHECK_NO_THROW(loadSceneText(d.dump(), "scene.json"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

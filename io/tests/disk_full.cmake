@@ -1,0 +1,26 @@
+# A full disk: OUT/series.csv is a symbolic link to /dev/full (every write fails with ENOSPC).
+# PROGRAM --quiet --out OUT [--steps STEPS] SCENE must exit with 1 and name the file and the
+# system's reason ("No space left on device"), whether the failure comes at a checkpoint's flush
+# (mid-run) or at the final flush and close (the rows fit the buffer until then).
+if(NOT EXISTS /dev/full)
+  message(STATUS "no /dev/full; skipped")
+  return()
+endif()
+file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
+file(CREATE_LINK /dev/full ${OUT}/series.csv SYMBOLIC)
+set(args --quiet --out ${OUT})
+if(DEFINED STEPS)
+  list(APPEND args --steps ${STEPS})
+endif()
+execute_process(COMMAND ${PROGRAM} ${args} ${SCENE} RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
+message(STATUS "dem-run exit code ${rc}; stderr:\n${err}")
+if(NOT rc EQUAL 1)
+  message(FATAL_ERROR "expected exit code 1 (an I/O error), got ${rc}")
+endif()
+if(NOT err MATCHES "dem-run: error: [^\n]*series\\.csv: [^\n]*No space left on device")
+  message(FATAL_ERROR "the message does not name series.csv and \"No space left on device\"")
+endif()
+if(EXISTS ${OUT}/final.ckpt)
+  message(FATAL_ERROR "a final state was written although the series could not be")
+endif()
