@@ -321,17 +321,20 @@ EnergyLedger readLedger(Reader& r) {
   return e;
 }
 
-// Version 2: the terms of a deforming cell's ledger; version 3: the dashpots' work.
+// Version 2: the terms of a deforming cell's ledger; version 3: the dashpots' work; version 4: the
+// shear springs' stiffness-change term.
 void writeLedgerCell(Writer& w, const EnergyLedger& e) {
   w.pod(e.cellWork);
   w.pod(e.kineticTotal);
   w.pod(e.viscousDissipated);
+  w.pod(e.springDissipated);
 }
 
 void readLedgerCell(Reader& r, EnergyLedger& e, std::uint32_t version) {
   e.cellWork = r.pod<double>();
   e.kineticTotal = r.pod<double>();
   if (version >= 3) e.viscousDissipated = r.pod<double>();
+  if (version >= 4) e.springDissipated = r.pod<double>();
 }
 
 // Version 2: the automatic timestep and the cell-work trapezoid's previous stress sum.

@@ -26,7 +26,7 @@ CsvOutput::CsvOutput(const std::string& path, std::vector<std::size_t> particles
   if (file_.size() > 0) return;
   std::string h =
       "step,time,ledger_time,kinetic,rotational,gravity,elastic,damping_dissipated,friction_dissipated,"
-      "viscous_dissipated,total,contacts";
+      "viscous_dissipated,spring_dissipated,total,contacts";
   if (cell_) {
     h += ",cell_work";
     for (const char* m : {"H", "stress"})
@@ -44,7 +44,7 @@ void CsvOutput::write(const Scene& s) {
   const EnergyLedger& e = s.energy;
   row_ = std::to_string(s.stepCount);
   for (const double v : {s.time, e.time, e.kinetic, e.rotational, e.gravity, e.elastic, e.dampingDissipated,
-                         e.frictionDissipated, e.viscousDissipated, e.total()})
+                         e.frictionDissipated, e.viscousDissipated, e.springDissipated, e.total()})
     appendNumber(row_, v);
   row_ += ',' + std::to_string(s.contacts.countReal());
   if (cell_) {

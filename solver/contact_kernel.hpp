@@ -59,6 +59,7 @@ struct KernelOutput {
   V3<T> point;              // contact point c = x1 + a1 n
   ContactHistory<T> h;      // history after the step (phi 0 where not real)
   LawState<T> state;        // the law's state after the step (0 where not real)
+  T spring;                 // the law's spring-stiffness term of this step (LawResult::spring)
   T elastic, slip, viscous; // energy at t_n and the work dissipated this step (a separation
                             // releases the shear spring's energy as slip, energy.hpp)
 };
@@ -158,7 +159,7 @@ template <class Law, bool Dashpots, bool Formation, class T>
   // the law: seed u_T += T_mid v_r dt (inside the law's shear state), forces in local axes
   const T vN = dot(n, in.dv);
   const LawInput<T> li{g.uN, vN, stepDt * vLocal.y, stepDt * vLocal.z, vLocal.y, vLocal.z,
-                       select(in.wasReal, g.uN - in.uNPrev, dt * vN), dt * vLocal.y, dt * vLocal.z};
+                       select(in.wasReal, g.uN - in.uNPrev, dt * vN), dt * vLocal.y, dt * vLocal.z, in.uNPrev};
   const LawResult<T> r = Law::template force<Dashpots>(params, li, prev);
   const V3<T> force = localToGlobal(q, r.fN, r.fY, r.fZ);
   const V3<T> nxF = cross(n, force);  // torques b1 x F = a1 n x F, b2 x (-F) = a2 n x F
@@ -183,6 +184,7 @@ template <class Law, bool Dashpots, bool Formation, class T>
   const MaskOf<T> separates = in.wasReal && !out.real;
   out.slip = select(out.real, r.slip, select(separates && released > 0.0, released, zero));
   out.viscous = select(out.real, r.viscous, select(separates, viscousWork<Dashpots>(in.state, zero, zero, zero, li), zero));
+  out.spring = ifReal(r.spring);
   return out;
 }
 

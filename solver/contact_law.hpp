@@ -76,6 +76,7 @@ struct LawInput {
   // books exactly that; over the part of the first step in contact it would miss a first-order
   // share of the dashpot's jump to c v at the onset.)
   T stepN, stepY, stepZ;
+  T uNPrev;  // u_N of the last step (where the contact was real; the state is zero otherwise)
 };
 
 // A law's history of one contact: its shear state (Cundall: the shear displacement u_T; Hertz-Mindlin:
@@ -94,6 +95,12 @@ struct LawResult {
   T elastic;          // energy stored in the springs at t_n
   T slip;             // work dissipated by Coulomb sliding during this step
   T viscous;          // work dissipated by the dashpots during this step
+  // Energy taken from the shear spring by a change of its stiffness during this step (a law whose
+  // spring stiffness depends on the overlap: Hertz-Mindlin's incremental spring stores
+  // |F_s|^2/(2 k_t) and keeps F_s when k_t changes, so with k_t,n-1 -> k_t,n its stored energy
+  // changes by |F_s,n-1|^2 (1/k_t,n - 1/k_t,n-1)/2 without any force doing work: booked here with
+  // the opposite sign, it may be negative); zero for a constant stiffness.
+  T spring;
 };
 
 // Tangent stiffnesses of a contact (N/m).

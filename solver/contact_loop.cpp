@@ -45,7 +45,7 @@ enum In : std::size_t { inD = 0, inDv = 3, inW1 = 6, inW2 = 9, inX1 = 12, inAxis
 
 // What the per-body sums and the energy sums read of a batch's results, lane by lane: each field is
 // stored from lanes with one vector store and read back per lane with scalar loads.
-enum Out : std::size_t { outF = 0, outT1 = 3, outT2 = 6, outElastic = 9, outSlip, outViscous, outReal, outCount };
+enum Out : std::size_t { outF = 0, outT1 = 3, outT2 = 6, outElastic = 9, outSlip, outViscous, outSpring, outReal, outCount };
 static_assert(col::t1x == col::fx + 3 && col::t2x == col::fx + 6, "force and torques: nine consecutive columns, as outF .. outT2");
 struct LaneOutputs {
   struct alignas(64) Field {
@@ -149,6 +149,7 @@ template <class Law, bool Dashpots>
   out.store(outElastic, r.elastic);
   out.store(outSlip, r.slip);
   out.store(outViscous, r.viscous);
+  out.store(outSpring, r.spring);
   out.store(outReal, select(r.real, Lanes(1.0), Lanes(0.0)));
 }
 
@@ -217,6 +218,7 @@ inline void finishBatch(ContactStore& cs, double* const* cols, std::size_t k0, s
     sums.elastic += out.f[outElastic].v[j];
     sums.dissipated += out.f[outSlip].v[j];
     sums.viscous += out.f[outViscous].v[j];
+    sums.spring += out.f[outSpring].v[j];
     if (sink.force) {
       // the kernel's results: col::fx .. col::t2z are outF .. outT2 + 2
       const auto lane = [&](std::size_t c) __attribute__((always_inline)) { return out.f[c - col::fx + outF].v[j]; };
@@ -332,6 +334,7 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
     total.elastic += s.elastic;
     total.dissipated += s.dissipated;
     total.viscous += s.viscous;
+    total.spring += s.spring;
   }
   return total;
 }

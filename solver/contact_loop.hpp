@@ -20,6 +20,7 @@ struct ContactStageResult {
   double elastic = 0.0;     // energy stored in all contacts at t_n
   double dissipated = 0.0;  // Coulomb slip dissipation of this step
   double viscous = 0.0;     // the dashpots' dissipation of this step
+  double spring = 0.0;      // energy taken from shear springs by stiffness changes (contact_law.hpp)
 };
 
 // A contact's force on particle 1 and its torques (Contact::force, torque1, torque2).

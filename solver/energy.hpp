@@ -28,6 +28,9 @@ struct EnergyLedger {
   double dampingDissipated = 0.0;   // work removed by Cundall numerical damping, >= 0 in practice
   double frictionDissipated = 0.0;  // work dissipated by Coulomb sliding, >= 0
   double viscousDissipated = 0.0;   // work dissipated by the contact dashpots (trapezoid over each step), >= 0
+  // Energy taken from shear springs by changes of their stiffness (Hertz-Mindlin's incremental spring
+  // is not conservative, contact_law.hpp LawResult::spring); either sign; zero for Cundall.
+  double springDissipated = 0.0;
   // Periodic deforming cell (Scene::cell): work done on the packing by the cell's deformation,
   // W = sum over steps of dt D_{n+1/2} : (S_n + S_{n+1})/2 with S = V sigma (Love-Weber, stress.hpp)
   // and D the symmetric part of L: the medium spin W = (L - L^T)/2 co-rotates the particles
@@ -46,7 +49,8 @@ struct EnergyLedger {
   double dampingPending = 0.0;
 
   double total() const {
-    return kinetic + rotational + gravity + elastic + dampingDissipated + frictionDissipated + viscousDissipated - cellWork;
+    return kinetic + rotational + gravity + elastic + dampingDissipated + frictionDissipated + viscousDissipated +
+           springDissipated - cellWork;
   }
 };
 

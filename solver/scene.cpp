@@ -183,6 +183,7 @@ void Scene::contactForces(StageClock& clock) {
   energy.elastic = r.elastic;
   energy.frictionDissipated += r.dissipated;
   energy.viscousDissipated += r.viscous;
+  energy.springDissipated += r.spring;
 }
 
 void Scene::step() {

@@ -45,10 +45,11 @@ BOOST_AUTO_TEST_CASE(rows_read_back) {
   std::string line;
   std::getline(in, line);
   const auto header = split(line);
-  BOOST_TEST(header.size() == 12u + 2 * 9);
+  BOOST_TEST(header.size() == 13u + 2 * 9);
   BOOST_TEST(header[0] == "step");
   BOOST_TEST(header[9] == "viscous_dissipated");
-  BOOST_TEST(header[12] == "p5_x");
+  BOOST_TEST(header[10] == "spring_dissipated");
+  BOOST_TEST(header[13] == "p5_x");
   std::vector<std::vector<std::string>> rows;
   while (std::getline(in, line)) rows.push_back(split(line));
   BOOST_REQUIRE(rows.size() == 4u);
@@ -56,11 +57,11 @@ BOOST_AUTO_TEST_CASE(rows_read_back) {
   const auto& last = rows.back();
   BOOST_TEST(std::stoull(last[0]) == s.stepCount);
   BOOST_TEST(std::stod(last[1]) == s.time);
-  BOOST_TEST(std::stod(last[10]) == s.energy.total());
-  BOOST_TEST(std::stoull(last[11]) == s.contacts.countReal());
+  BOOST_TEST(std::stod(last[11]) == s.energy.total());
+  BOOST_TEST(std::stoull(last[12]) == s.contacts.countReal());
   for (int a = 0; a < 3; ++a) {
-    BOOST_TEST(std::stod(last[12 + a]) == s.particles.pos[5][a]);
-    BOOST_TEST(std::stod(last[21 + 3 + a]) == s.particles.vel[7][a]);
+    BOOST_TEST(std::stod(last[13 + a]) == s.particles.pos[5][a]);
+    BOOST_TEST(std::stod(last[22 + 3 + a]) == s.particles.vel[7][a]);
   }
   std::filesystem::remove(file);
 }

@@ -69,6 +69,7 @@ struct Cundall {
     r.state.dZ = c.dampZ;
     r.elastic = 0.5 * p.kn * in.uN * in.uN + 0.5 * p.ks * (r.state.sY * r.state.sY + r.state.sZ * r.state.sZ);
     r.viscous = viscousWork<Dashpots>(prev, dN, c.dampY, c.dampZ, in);
+    r.spring = T(0.0);  // constant ks
     return r;
   }
 

@@ -16,9 +16,10 @@
 // half-space of its own material (R2 = infinity: R* = r1; m* = m1); a very stiff wall tends to the
 // rigid plane (1/E* = (1 - nu1^2)/E1).
 // Stored parameters: K, k_t/sqrt(d) = 8 G* sqrt(R*), tan(phi), cn/d^(1/4), ct/d^(1/4).
-// Energies: elastic = (2/5) K d^(5/2) + |F_s|^2 / (2 k_t); slip and viscous work as in contact_law.hpp
-// (the incremental spring with a stiffness that changes with d is not conservative: its stored
-// energy is taken as |F_s|^2/(2 k_t), and a change of k_t at constant F_s is not booked).
+// Energies: elastic = (2/5) K d^(5/2) + |F_s|^2 / (2 k_t); slip and viscous work as in contact_law.hpp.
+// The incremental spring with a stiffness that changes with d is not conservative: its stored
+// energy |F_s|^2/(2 k_t) changes when k_t does at constant F_s, with no force doing work; that
+// change is booked (LawResult::spring, the ledger's springDissipated), so the ledger closes.
 
 #include "../contact_law.hpp"
 
@@ -75,6 +76,10 @@ struct HertzMindlin {
     r.state.dZ = c.dampZ;
     r.elastic = 0.4 * p.K * d * d * sd + 0.5 * (c.springY * c.springY + c.springZ * c.springZ) * invKt;
     r.viscous = viscousWork<Dashpots>(prev, dN, c.dampY, c.dampZ, in);
+    // k_t changed from k_t(d_n-1) at constant F_s: |F_s,n-1|^2 (1/k_t,n-1 - 1/k_t,n)/2 (contact_law.hpp)
+    const T ktPrev = p.ktCoef * sqrt(select(in.uNPrev < 0.0, -in.uNPrev, T(0.0)));
+    const T invKtPrev = 1.0 / select(ktPrev > 0.0, ktPrev, T(1.0));
+    r.spring = select(ktPrev > 0.0 && kt > 0.0, 0.5 * (prev.sY * prev.sY + prev.sZ * prev.sZ) * (invKtPrev - invKt), T(0.0));
     return r;
   }
 
