@@ -93,6 +93,7 @@ class Collider {
   void handleInversion(std::uint32_t a, std::uint32_t b, const Particles& p,
                        const std::vector<Material>& materials, ContactStore& contacts) const;
   void fullRun(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts);
+  void sweep(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts) const;
   void insertionSort(int axis, const Particles& p, const std::vector<Material>& materials, ContactStore& contacts);
 };
 
