@@ -222,8 +222,10 @@ void Collider::sweep(const Particles& p, const std::vector<Material>& materials,
     for (int w = 0; w < 3; ++w) ext[w] = std::max(ext[w], hi_[i][w] - lo_[i][w]);
     coordMax = std::max({coordMax, lo_[i].cwiseAbs().maxCoeff(), hi_[i].cwiseAbs().maxCoeff()});
   }
+  // The new pairs in order, then added with the columns reserved for all of them at once.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
   const auto add = [&](std::uint32_t a, std::uint32_t b) {
-    if (pairAllowed(p, a, b) && overlap(a, b) && contacts.find(a, b) < 0) contacts.add(makeContact(p, materials, a, b, law));
+    if (pairAllowed(p, a, b) && overlap(a, b) && contacts.find(a, b) < 0) pairs.emplace_back(a, b);
   };
   std::optional<detail::CellGrid> grid;
   if (!small.empty()) {
@@ -259,6 +261,8 @@ void Collider::sweep(const Particles& p, const std::vector<Material>& materials,
     std::sort(found.begin(), found.end());
     for (const std::uint32_t r : found) add(a, idOf(L[r].tag));
   }
+  contacts.reserve(contacts.size() + pairs.size());
+  for (const auto& [a, b] : pairs) contacts.add(makeContact(p, materials, a, b, law));
 }
 
 void Collider::insertionSort(int w, const Particles& p, const std::vector<Material>& materials,

@@ -72,13 +72,28 @@ void ContactStore::set(std::size_t k, const Contact& c) {
   put(col::dampN, c.damp);
 }
 
+void ContactStore::reserve(std::size_t n) {
+  const std::size_t cap = padded(n);
+  if (cap <= col_[0].capacity()) return;
+  for (Column& x : col_) x.reserve(cap);
+  id1_.reserve(cap);
+  id2_.reserve(cap);
+  type_.reserve(cap);
+  real_.reserve(cap);
+  cellDist_.reserve(cap);
+  index_.reserve(n);
+}
+
 void ContactStore::resizeColumns(std::size_t n) {
   const std::size_t cap = padded(n);
+  // Growth by a quarter, not std::vector's doubling: the columns are most of a scene's memory.
+  if (cap > col_[0].capacity()) reserve(std::max(cap, col_[0].capacity() + col_[0].capacity() / 4));
   for (std::size_t c = 0; c < col::count; ++c) {
     Column& x = col_[c];
-    x.resize(cap, kDefault.v[c]);
     // entries from n on (dropped or padding) hold the default
-    for (std::size_t k = n; k < cap; ++k) x[k] = kDefault.v[c];
+    const std::size_t kept = std::min(x.size(), cap);
+    for (std::size_t k = n; k < kept; ++k) x[k] = kDefault.v[c];
+    x.resize(cap, kDefault.v[c]);
   }
   id1_.resize(n);
   id2_.resize(n);

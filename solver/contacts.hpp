@@ -101,6 +101,8 @@ class ContactStore {
     return it == index_.end() ? -1 : static_cast<std::int64_t>(it->second);
   }
   void add(const Contact& c);
+  // Room for n contacts (the columns grow by a quarter when they are full).
+  void reserve(std::size_t n);
   // Removes the contact at `index` (the last one takes its place).
   void remove(std::size_t index);
   void clear();

@@ -252,6 +252,7 @@ void PeriodicCollider::fullRun(const Particles& p, const std::vector<Material>& 
   for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<std::uint32_t>(i);
   grid.build(ids, [&](std::uint32_t i) { return s_[i]; });
   std::vector<std::pair<std::uint32_t, std::uint32_t>> found;  // (steps from a's lower bound, b)
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  // (a, b) in the sweep's order
   for (std::size_t mm = 0; mm < N; ++mm) {
     if (isUpper(v[mm].tag)) continue;
     const std::uint32_t a = idOf(v[mm].tag);
@@ -265,8 +266,11 @@ void PeriodicCollider::fullRun(const Particles& p, const std::vector<Material>& 
         found.emplace_back(static_cast<std::uint32_t>(step), b);
     });
     std::sort(found.begin(), found.end());
-    for (const auto& f : found) handleInversion(a, f.second, p, materials, contacts);
+    for (const auto& f : found) pairs.emplace_back(a, f.second);
   }
+  // The columns reserved for all of them at once (a pair met twice is added once).
+  contacts.reserve(contacts.size() + pairs.size());
+  for (const auto& [a, b] : pairs) handleInversion(a, b, p, materials, contacts);
   initialised_ = true;
   ++fullRuns_;
 }
