@@ -717,10 +717,14 @@ LoadedScene loadSceneFile(const std::string& path, const LoadOptions& options) {
   if (std::filesystem::is_directory(path, ec)) throw SceneError(path, "", "is a directory, not a scene file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SceneError(path, "", "cannot open the file for reading");
-  std::ostringstream buf;
-  buf << in.rdbuf();
+  // Read straight into one string (an ostringstream's str() would hold a second copy of the text).
+  std::string text;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size < (std::uintmax_t{1} << 36)) text.reserve(static_cast<std::size_t>(size));
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) text.append(chunk, static_cast<std::size_t>(in.gcount()));
   if (in.bad()) throw SceneError(path, "", "cannot read the file");
-  return loadSceneText(buf.str(), path, options);
+  return loadSceneText(text, path, options);
 }
 
 }  // namespace dem::io
