@@ -9,7 +9,8 @@
 //           every sphere).
 // dL comes from verletDist: > 0 absolute, < 0 a fraction of the smallest sphere radius, 0 none.
 // Three lists of bounds (one per axis) are kept sorted. The first run sorts them from scratch and
-// sweeps the x list for overlaps; later runs re-sort by insertion sort, and every inversion of a
+// sweeps the x list for overlaps (each box's candidates from a grid of box centres, cell_grid.hpp,
+// in the sweep's order); later runs re-sort by insertion sort, and every inversion of a
 // lower and an upper bound tests the pair's boxes on all three axes, creating the potential contact
 // (overlap) or removing it (no overlap). Equal coordinates order a lower bound before an upper
 // bound, so that "touching" boxes count as overlapping both here and in the brute-force oracle.
