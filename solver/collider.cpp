@@ -6,6 +6,7 @@
 #include "shapes.hpp"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <optional>
 #include <stdexcept>
