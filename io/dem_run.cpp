@@ -18,6 +18,9 @@
 #include "io/scene_loader.hpp"
 
 #include <omp.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <charconv>
 #include <cstdio>
@@ -110,6 +113,11 @@ int main(int argc, char** argv) {
     std::cerr << "dem-run: error: " << e.what() << "\n";
     return kExitInput;
   }
+#if defined(__GLIBC__)
+  // The scene file's text and JSON document (many small blocks, freed by now) go back to the system
+  // instead of staying in the heap under the contact columns built at the first step.
+  malloc_trim(0);
+#endif
   if (!quiet)
     for (const dem::io::PackingReport& r : loaded.packings) std::cerr << formatPackingReport(r);
   dem::io::RunSpec& spec = loaded.run;

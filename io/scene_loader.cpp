@@ -683,9 +683,45 @@ class Loader {
   }
 };
 
-// Parses with a callback that rejects repeated keys in an object (nlohmann keeps the last one
-// silently, which would hide a typo or a pasted duplicate), naming the key's JSON path.
-json parseRejectingDuplicates(const std::string& text, const std::string& fileName) {
+// Builds the document with nlohmann's SAX DOM builder and rejects repeated keys in an object
+// (nlohmann keeps the last one silently, which would hide a typo or a pasted duplicate), naming the
+// key's JSON path. Linear in the size of the text: the keys of each open object are kept in a set
+// while it is parsed. (nlohmann's parser callback, used before, scans the enclosing array for
+// discarded values at the end of every object: quadratic in the length of `particles`.)
+class DuplicateRejectingBuilder : public nlohmann::detail::json_sax_dom_parser<json> {
+  using Base = nlohmann::detail::json_sax_dom_parser<json>;
+
+ public:
+  DuplicateRejectingBuilder(json& result, const std::string& fileName) : Base(result, true), file_(fileName) {}
+
+  bool null() { return done(Base::null()); }
+  bool boolean(bool v) { return done(Base::boolean(v)); }
+  bool number_integer(json::number_integer_t v) { return done(Base::number_integer(v)); }
+  bool number_unsigned(json::number_unsigned_t v) { return done(Base::number_unsigned(v)); }
+  bool number_float(json::number_float_t v, const json::string_t& s) { return done(Base::number_float(v, s)); }
+  bool string(json::string_t& v) { return done(Base::string(v)); }
+  bool binary(json::binary_t& v) { return done(Base::binary(v)); }
+  bool start_object(std::size_t n) {
+    frames_.emplace_back(true);
+    return Base::start_object(n);
+  }
+  bool start_array(std::size_t n) {
+    frames_.emplace_back(false);
+    return Base::start_array(n);
+  }
+  bool end_object() { return close(Base::end_object()); }
+  bool end_array() { return close(Base::end_array()); }
+  bool key(json::string_t& k) {
+    Frame& f = frames_.back();
+    if (!f.keys.insert(k).second) {
+      f.key = k;
+      throw SceneError(file_, path(), "repeated key; each key may appear once in an object");
+    }
+    f.key = k;
+    return Base::key(k);
+  }
+
+ private:
   struct Frame {
     explicit Frame(bool isObject) : object(isObject) {}
     bool object;
@@ -693,40 +729,39 @@ json parseRejectingDuplicates(const std::string& text, const std::string& fileNa
     std::string key;
     std::unordered_set<std::string> keys;
   };
-  std::vector<Frame> frames;
-  const auto path = [&](std::size_t depth) {
+  std::string file_;
+  std::vector<Frame> frames_;
+
+  // A value of the enclosing array is complete: the next one has the next index.
+  bool done(bool ok) {
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+    return ok;
+  }
+  bool close(bool ok) {
+    if (!frames_.empty()) frames_.pop_back();
+    return done(ok);
+  }
+  std::string path() const {
     std::string p;
-    for (std::size_t k = 0; k < depth; ++k) {
-      const Frame& f = frames[k];
-      if (f.object) p += (p.empty() ? "" : ".") + f.key;
-      else p += "[" + std::to_string(f.index) + "]";
+    for (const Frame& f : frames_) {
+      if (f.object) {
+        if (!p.empty()) p.push_back('.');
+        p.append(f.key);
+      } else {
+        p.push_back('[');
+        p.append(std::to_string(f.index));
+        p.push_back(']');
+      }
     }
     return p;
-  };
-  const auto elementDone = [&] {
-    if (!frames.empty() && !frames.back().object) ++frames.back().index;
-  };
-  json::parser_callback_t cb = [&](int, json::parse_event_t event, json& parsed) {
-    switch (event) {
-      case json::parse_event_t::object_start: frames.emplace_back(true); break;
-      case json::parse_event_t::array_start: frames.emplace_back(false); break;
-      case json::parse_event_t::object_end:
-      case json::parse_event_t::array_end:
-        if (!frames.empty()) frames.pop_back();
-        elementDone();
-        break;
-      case json::parse_event_t::key: {
-        Frame& f = frames.back();
-        f.key = parsed.get<std::string>();
-        if (!f.keys.insert(f.key).second)
-          throw SceneError(fileName, path(frames.size()), "repeated key; each key may appear once in an object");
-        break;
-      }
-      case json::parse_event_t::value: elementDone(); break;
-    }
-    return true;
-  };
-  return json::parse(text, cb);
+  }
+};
+
+json parseRejectingDuplicates(const std::string& text, const std::string& fileName) {
+  json result;
+  DuplicateRejectingBuilder builder(result, fileName);
+  json::sax_parse(text, &builder);
+  return result;
 }
 
 }  // namespace
@@ -753,10 +788,14 @@ LoadedScene loadSceneFile(const std::string& path, const LoadOptions& options) {
   if (std::filesystem::is_directory(path, ec)) throw SceneError(path, "", "is a directory, not a scene file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SceneError(path, "", "cannot open the file for reading");
-  std::ostringstream buf;
-  buf << in.rdbuf();
+  // Read straight into one string (an ostringstream's str() would hold a second copy of the text).
+  std::string text;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size < (std::uintmax_t{1} << 36)) text.reserve(static_cast<std::size_t>(size));
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) text.append(chunk, static_cast<std::size_t>(in.gcount()));
   if (in.bad()) throw SceneError(path, "", "cannot read the file");
-  return loadSceneText(buf.str(), path, options);
+  return loadSceneText(text, path, options);
 }
 
 }  // namespace dem::io

@@ -9,7 +9,8 @@
 //           every sphere).
 // dL comes from verletDist: > 0 absolute, < 0 a fraction of the smallest sphere radius, 0 none.
 // Three lists of bounds (one per axis) are kept sorted. The first run sorts them from scratch and
-// sweeps the x list for overlaps; later runs re-sort by insertion sort, and every inversion of a
+// sweeps the x list for overlaps (each box's candidates from a grid of box centres, cell_grid.hpp,
+// in the sweep's order); later runs re-sort by insertion sort, and every inversion of a
 // lower and an upper bound tests the pair's boxes on all three axes, creating the potential contact
 // (overlap) or removing it (no overlap). Equal coordinates order a lower bound before an upper
 // bound, so that "touching" boxes count as overlapping both here and in the brute-force oracle.
@@ -93,6 +94,7 @@ class Collider {
   void handleInversion(std::uint32_t a, std::uint32_t b, const Particles& p,
                        const std::vector<Material>& materials, ContactStore& contacts) const;
   void fullRun(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts);
+  void sweep(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts) const;
   void insertionSort(int axis, const Particles& p, const std::vector<Material>& materials, ContactStore& contacts);
 };
 

@@ -24,6 +24,37 @@ std::size_t padded(std::size_t n) { return (n + kColumnPad - 1) / kColumnPad * k
 
 }  // namespace
 
+void PairIndex::rehash(std::size_t slots) {
+  std::vector<std::uint64_t> keys(slots, kEmpty);
+  std::vector<std::uint32_t> vals(slots, 0);
+  keys.swap(keys_);
+  vals.swap(vals_);
+  mask_ = slots - 1;
+  count_ = 0;
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    if (keys[k] != kEmpty) put(keys[k], vals[k], false);
+}
+
+void PairIndex::erase(std::uint64_t key) {
+  if (keys_.empty()) return;
+  std::size_t i = home(key);
+  while (keys_[i] != key) {
+    if (keys_[i] == kEmpty) return;
+    i = (i + 1) & mask_;
+  }
+  // Backward shift: an entry after the hole moves into it unless the hole lies before its home slot.
+  for (std::size_t j = (i + 1) & mask_; keys_[j] != kEmpty; j = (j + 1) & mask_) {
+    const std::size_t h = home(keys_[j]);
+    if (((j - h) & mask_) >= ((j - i) & mask_)) {
+      keys_[i] = keys_[j];
+      vals_[i] = vals_[j];
+      i = j;
+    }
+  }
+  keys_[i] = kEmpty;
+  --count_;
+}
+
 Contact ContactStore::get(std::size_t k) const {
   Contact c;
   c.id1 = id1_[k];
@@ -72,13 +103,28 @@ void ContactStore::set(std::size_t k, const Contact& c) {
   put(col::dampN, c.damp);
 }
 
+void ContactStore::reserve(std::size_t n) {
+  const std::size_t cap = padded(n);
+  if (cap <= col_[0].capacity()) return;
+  for (Column& x : col_) x.reserve(cap);
+  id1_.reserve(cap);
+  id2_.reserve(cap);
+  type_.reserve(cap);
+  real_.reserve(cap);
+  cellDist_.reserve(cap);
+  index_.reserve(n);
+}
+
 void ContactStore::resizeColumns(std::size_t n) {
   const std::size_t cap = padded(n);
+  // Growth by a quarter, not std::vector's doubling: the columns are most of a scene's memory.
+  if (cap > col_[0].capacity()) reserve(std::max(cap, col_[0].capacity() + col_[0].capacity() / 4));
   for (std::size_t c = 0; c < col::count; ++c) {
     Column& x = col_[c];
-    x.resize(cap, kDefault.v[c]);
     // entries from n on (dropped or padding) hold the default
-    for (std::size_t k = n; k < cap; ++k) x[k] = kDefault.v[c];
+    const std::size_t kept = std::min(x.size(), cap);
+    for (std::size_t k = n; k < kept; ++k) x[k] = kDefault.v[c];
+    x.resize(cap, kDefault.v[c]);
   }
   id1_.resize(n);
   id2_.resize(n);
@@ -89,7 +135,7 @@ void ContactStore::resizeColumns(std::size_t n) {
 }
 
 void ContactStore::add(const Contact& c) {
-  index_.emplace(pairKey(c.id1, c.id2), static_cast<std::uint32_t>(size_));
+  index_.insert(pairKey(c.id1, c.id2), static_cast<std::uint32_t>(size_));
   resizeColumns(size_ + 1);
   set(size_ - 1, c);
   adjacencyValid_ = false;
@@ -170,7 +216,7 @@ void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
 }
 
 void ContactStore::place(std::size_t index) {
-  index_[pairKey(id1_[index], id2_[index])] = static_cast<std::uint32_t>(index);
+  index_.assign(pairKey(id1_[index], id2_[index]), static_cast<std::uint32_t>(index));
 }
 
 }  // namespace dem

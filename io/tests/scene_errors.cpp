@@ -102,6 +102,38 @@ BOOST_AUTO_TEST_CASE(repeated_keys) {
   }
 }
 
+// The repeated key's path counts array elements across nested arrays and objects (each particle
+// holds arrays), in a long particle list, and in a nested object; the message names the file.
+BOOST_AUTO_TEST_CASE(repeated_keys_paths) {
+  auto d = base();
+  const nlohmann::json p = d["particles"][0];
+  for (int k = 0; k < 300; ++k) d["particles"].push_back(p);
+  std::string text = d.dump();
+  std::size_t at = text.find("\"particles\":[{");
+  for (int k = 0; k <= 250; ++k) at = text.find("\"pos\"", at + 1);  // particles[250]
+  text.insert(at, "\"vel\":[[1],{\"a\":[2]}],\"vel\":[0,0,0],");
+  try {
+    loadSceneText(text, "long.json");
+    BOOST_ERROR("no error for a repeated key");
+  } catch (const SceneError& e) {
+    BOOST_TEST_INFO(e.what());
+    BOOST_TEST(e.path == "particles[250].vel");
+    BOOST_TEST(e.file == "long.json");
+    BOOST_TEST(std::string(e.what()).find("long.json: particles[250].vel: repeated key") == 0);
+  }
+  text = base().dump();
+  at = text.find("\"dt\"");
+  BOOST_REQUIRE(at != std::string::npos);
+  text.insert(at, "\"dt\":1,");
+  try {
+    loadSceneText(text, "scene.json");
+    BOOST_ERROR("no error for a repeated key");
+  } catch (const SceneError& e) {
+    BOOST_TEST_INFO(e.what());
+    BOOST_TEST(e.path == "engine.dt");
+  }
+}
+
 BOOST_AUTO_TEST_CASE(wrong_types) {
   auto d = base();
   d["particles"][1]["radius"] = "0.1";
