@@ -7,7 +7,8 @@
 //                      the outputs and the step to run to)
 //     --threads N      OpenMP threads (overrides engine.threads)
 //     --check          load and check the scene, run nothing
-//     --quiet          no progress bar
+//     --quiet          no progress bar (nor the size-distribution report)
+//     -h, --help       every option and exit code, on stdout
 // Exit codes: 0 done; 1 an I/O or other error while running (the message names the file and the
 // system's reason, e.g. "No space left on device"); 2 bad input (scene file, command line,
 // checkpoint, or a restart refused because an output file does not match the checkpoint's record
@@ -33,18 +34,35 @@ namespace {
 
 constexpr int kExitError = 1, kExitInput = 2, kExitRunaway = 3;
 
+// The short usage line goes to stderr after a command-line error; --help prints it and the full text
+// (every option, every exit code) to stdout.
 void usage(bool full = false) {
-  std::cerr << "usage: dem-run [--out DIR] [--steps N] [--restart CHECKPOINT] [--threads N] [--check] [--quiet] "
-               "SCENE.json\n";
+  std::ostream& os = full ? std::cout : std::cerr;
+  os << "usage: dem-run [--out DIR] [--steps N] [--restart CHECKPOINT] [--threads N] [--check] [--quiet] "
+        "SCENE.json\n";
   if (!full) return;
-  std::cerr << "  --out DIR        output directory (overrides outputs.directory)\n"
-               "  --steps N        run until step N\n"
-               "  --restart FILE   resume from a checkpoint; the outputs are cut back to the checkpoint's step\n"
-               "  --threads N      OpenMP threads\n"
-               "  --check          load and check the scene, run nothing\n"
-               "  --quiet          no progress bar\n"
-               "exit codes: 0 done; 1 I/O or other error while running; 2 bad input (scene, command line,\n"
-               "checkpoint, outputs that do not match the checkpoint); 3 runaway (last good state written)\n";
+  os << "Runs the JSON scene file SCENE.json (schema: io/scene.schema.json, installed as share/dem/scene.schema.json;\n"
+        "guide: docs/user-guide.md) and writes the outputs it asks for.\n"
+        "options:\n"
+        "  --out DIR        output directory (overrides outputs.directory; created when missing)\n"
+        "  --steps N        run until step N (overrides engine.steps / engine.duration; steps are counted from\n"
+        "                   the scene's start, also after --restart)\n"
+        "  --restart FILE   resume from a checkpoint written by dem-run (restart.ckpt, final.ckpt, last-good.ckpt);\n"
+        "                   the scene file still gives the outputs and the last step; the outputs are checked\n"
+        "                   against the checkpoint and cut back to its step\n"
+        "  --threads N      OpenMP threads, 1 to 1024 (overrides engine.threads; results are the same bits for any N)\n"
+        "  --check          load and check the scene, print a summary, run nothing\n"
+        "  --quiet          no progress bar and no size-distribution report on stderr\n"
+        "  -h, --help       this text\n"
+        "exit codes:\n"
+        "  0  done (or --check: the scene is valid; --help)\n"
+        "  1  I/O or other error while running (the message names the file and the system's reason,\n"
+        "     e.g. \"No space left on device\")\n"
+        "  2  bad input: scene file (the message names the file, the JSON path and what was expected),\n"
+        "     command line, checkpoint, or a restart refused because an output file does not match the\n"
+        "     checkpoint's record of it\n"
+        "  3  runaway: dt above critical or a non-finite state (the message names the step, the particle, dt\n"
+        "     and the estimated critical dt; the last good state is written to last-good.ckpt)\n";
 }
 
 bool parseCount(const char* s, std::uint64_t& v) {
