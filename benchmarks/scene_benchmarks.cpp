@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   const auto sizes = dem::bench::sizes(large);
   dem::bench::registerStepBenchmarks(sizes);
   dem::bench::registerContactLoopBenchmarks(sizes);
+  dem::bench::registerTimestepBenchmarks(sizes);
   dem::bench::registerColliderBenchmarks(sizes);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -10,6 +10,7 @@ namespace dem::bench {
 
 void registerColliderBenchmarks(const std::vector<std::int64_t>& sizes);     // collider_benchmark.cpp
 void registerContactLoopBenchmarks(const std::vector<std::int64_t>& sizes);  // contact_loop_benchmark.cpp
+void registerTimestepBenchmarks(const std::vector<std::int64_t>& sizes);     // timestep_benchmark.cpp
 void registerStepBenchmarks(const std::vector<std::int64_t>& sizes);         // step_benchmark.cpp
 
 }  // namespace dem::bench
