@@ -294,7 +294,13 @@ PYBIND11_MODULE(_dem, m) {
              mat.poisson = poisson;
              mat.restitution = restitution;
              if (!friction.is_none()) mat.frictionAngle = std::atan(friction.cast<double>());
-             dem::validateMaterial(0, mat);
+             try {
+               dem::validateMaterial(0, mat);
+             } catch (const std::invalid_argument& e) {  // "material 0: ..." -> "Material: ..."
+               const std::string what = e.what();
+               const std::string prefix = "material 0: ";
+               throw std::invalid_argument("Material: " + (what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what));
+             }
              return mat;
            }),
            py::kw_only(), py::arg("density") = 2600.0, py::arg("young") = 1e8, py::arg("ks_ratio") = 0.2,

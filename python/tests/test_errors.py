@@ -8,6 +8,12 @@ import dem
 from _common import SOURCE_DIR, work_dir
 
 
+def _bad_young():
+    m = dem.Material()
+    m.young = -1.0  # attributes are checked when the material joins a scene
+    return m
+
+
 class Errors(unittest.TestCase):
     def test_invalid_argument_is_value_error(self):
         s = dem.Scene()
@@ -26,8 +32,12 @@ class Errors(unittest.TestCase):
             s.add_sphere([0, 0, 0], 1.0, blocked="q")
         with self.assertRaisesRegex(ValueError, "no material named"):
             s.add_sphere([0, 0, 0], 1.0, material="glass")
-        with self.assertRaises(ValueError):
+        with self.assertRaisesRegex(ValueError, r"^Material: frictionAngle = 2 is invalid"):
             dem.Material(friction_angle=2.0)
+        with self.assertRaisesRegex(ValueError, r"^material 1: young = -1 is invalid"):
+            s.add_material(_bad_young())
+        with self.assertRaisesRegex(ValueError, r"^scene: dt = -1 is invalid; expected a finite value > 0$"):
+            s.dt = -1.0
         with self.assertRaises(ValueError):
             s.add_material(dem.Material(), "material0")
 
