@@ -122,9 +122,9 @@ def main():
     fig.savefig(args.out, dpi=100)
     print(f"{2 * len(mus)} runs in {elapsed:.2f} s; plot: {args.out}")
 
-    # The sweep is also a check: every acceleration within 2 % of g of the theory.
+    # The sweep is also a check: every acceleration within 0.2 % of g of the theory.
     worst = max(max(abs(r[1] - theory(r[0], False)), abs(r[2] - theory(r[0], True))) for r in rows)
-    if worst > 0.02 * G:
+    if worst > 0.002 * G:
         print(f"friction_sweep: acceleration off the theory by {worst:.4f} m/s^2", file=sys.stderr)
         return 1
     return 0
