@@ -523,6 +523,30 @@ PYBIND11_MODULE(_dem, m) {
           "The real contacts as a dict of arrays (copies): id1, id2, is_wall, normal, point, force (on "
           "id1), normal_force, shear_force, overlap.")
       .def_property_readonly("num_contacts", [](const PyScene& s) { return s.scene.contacts.countReal(); })
+      .def(
+          "copy",
+          [](const PyScene& s) {
+            auto p = std::make_unique<PyScene>();
+            p->scene = s.scene;
+            p->materialNames = s.materialNames;
+            p->fileSteps = s.fileSteps;
+            return p;
+          },
+          "An independent copy of the scene (its state, contacts and collider: it continues with the same bits).")
+      .def("__copy__", [](const PyScene& s) {
+        auto p = std::make_unique<PyScene>();
+        p->scene = s.scene;
+        p->materialNames = s.materialNames;
+        p->fileSteps = s.fileSteps;
+        return p;
+      })
+      .def("__deepcopy__", [](const PyScene& s, const py::object&) {
+        auto p = std::make_unique<PyScene>();
+        p->scene = s.scene;
+        p->materialNames = s.materialNames;
+        p->fileSteps = s.fileSteps;
+        return p;
+      })
       // --- files --------------------------------------------------------------------------------
       .def(
           "save_checkpoint", [](const PyScene& s, const std::string& path) { dem::io::saveCheckpoint(s.scene, path); },

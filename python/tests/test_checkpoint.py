@@ -43,6 +43,22 @@ class Checkpoints(unittest.TestCase):
         for k in a:
             self.assertTrue(np.array_equal(a[k], b[k]), k)
 
+    def test_copy(self):
+        import copy
+
+        a = dem.load_scene(os.path.join(EXAMPLES, "deposition_box.json"))
+        a.run(100)
+        b = a.copy()
+        c = copy.deepcopy(a)
+        self.assertEqual(b.material_names, ["sand"])
+        for s in (a, b, c):
+            s.run(200)
+        for name in FIELDS:
+            self.assertEqual(getattr(a, name).tobytes(), getattr(b, name).tobytes(), name)
+            self.assertEqual(getattr(a, name).tobytes(), getattr(c, name).tobytes(), name)
+        b.run(1)
+        self.assertEqual(a.step_count + 1, b.step_count)
+
     def test_built_scene_checkpoint(self):
         s = dem.Scene()
         s.add_material(dem.Material(restitution=0.5), "rubber")
