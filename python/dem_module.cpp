@@ -23,7 +23,11 @@
 #include <omp.h>
 
 #include <array>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <fstream>
+#include <map>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -41,6 +45,13 @@ struct PyScene {
   std::vector<std::string> materialNames;
   std::uint64_t fileSteps = 0;  // engine.steps (or duration / dt) of a scene file; 0 otherwise
   std::int64_t liveViews = 0;
+  // Clump members' state before add_clump placed them rigidly (save_scene writes it, so that the
+  // loader's clump makes the same bits): id -> (pos, vel, angVel, ori).
+  struct MemberState {
+    dem::Vec3 pos, vel, angVel;
+    dem::Quat ori;
+  };
+  std::map<std::size_t, MemberState> preClump;
 
   void checkResizable() const {
     if (liveViews > 0)
@@ -218,6 +229,96 @@ py::dict contactsDict(const dem::Scene& scene) {
   d["shear_force"] = fs;
   d["overlap"] = overlap;
   return d;
+}
+
+// The scene as a JSON scene file (io/scene.schema.json) that load_scene reads back to the same
+// bits: an initial state (no step run yet), its bodies in the file's id order (walls, spheres,
+// bodies, clump bodies), no periodic cell. Spheres whose mass and inertia are sphereSpec's for their
+// material's density are "particles", other bodies "bodies"; doubles are written so that they read
+// back exactly (nlohmann-json's shortest round-trip form).
+nlohmann::json sceneJson(const PyScene& ps, std::uint64_t steps) {
+  const dem::Scene& s = ps.scene;
+  const dem::Particles& p = s.particles;
+  if (s.stepCount != 0)
+    throw std::invalid_argument("save_scene: the scene has run " + std::to_string(s.stepCount) +
+                                " steps; a scene file holds an initial state (save a checkpoint instead)");
+  if (s.cell) throw std::invalid_argument("save_scene: periodic scenes are not supported");
+  const auto vec = [](const dem::Vec3& v) { return nlohmann::json::array({v[0], v[1], v[2]}); };
+  nlohmann::json j = nlohmann::json::object();
+  j["materials"] = nlohmann::json::array();
+  for (std::size_t k = 0; k < s.materials.size(); ++k) {
+    const dem::Material& m = s.materials[k];
+    j["materials"].push_back({{"name", ps.materialNames[k]}, {"density", m.density}, {"young", m.young},
+                              {"poisson", m.poisson}, {"ksRatio", m.ksRatio}, {"frictionAngle", m.frictionAngle},
+                              {"restitution", m.restitution}});
+  }
+  const auto name = [&](std::size_t i) { return ps.materialNames[p.material[i]]; };
+  nlohmann::json walls = nlohmann::json::array(), spheres = nlohmann::json::array(), bodies = nlohmann::json::array(),
+                 clumps = nlohmann::json::array();
+  int stage = 0;  // 0 walls, 1 spheres, 2 bodies, 3 clump bodies
+  const char* stageName[] = {"walls", "spheres", "bodies", "clump bodies"};
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    int kind = 0;
+    if (p.isWall(i)) kind = 0;
+    else if (p.isClump[i]) kind = 3;
+    else {
+      const dem::ParticleSpec ref = dem::sphereSpec(p.pos[i], p.radius[i], s.materials[p.material[i]].density);
+      const auto pre = ps.preClump.find(i);
+      const dem::Quat& ori = pre == ps.preClump.end() ? p.ori[i] : pre->second.ori;
+      const bool sphere = p.mass[i] == ref.mass && p.inertia[i] == ref.inertia && ori.coeffs() == ref.ori.coeffs();
+      kind = sphere ? 1 : 2;
+    }
+    if (kind < stage)
+      throw std::invalid_argument("save_scene: particle " + std::to_string(i) + " (one of the " + stageName[kind] +
+                                  ") follows " + stageName[stage] + "; a scene file numbers walls first, then "
+                                  "spheres, bodies and clump bodies: add them in that order");
+    stage = kind;
+    const std::string blocked = blockedToString(p.blocked[i]);
+    if (kind == 0) {
+      walls.push_back({{"point", vec(p.pos[i])}, {"normal", vec(p.walls[p.shapeIndex[i]].normal)}, {"material", name(i)}});
+      continue;
+    }
+    if (kind == 3) continue;
+    PyScene::MemberState st{p.pos[i], p.vel[i], p.angVel[i], p.ori[i]};
+    if (p.isClumpMember(i)) {
+      const auto it = ps.preClump.find(i);
+      if (it == ps.preClump.end())
+        throw std::invalid_argument("save_scene: particle " + std::to_string(i) +
+                                    " is a clump member whose state before the clump was made is unknown (a scene "
+                                    "read from a file or checkpoint); only clumps made by add_clump can be written");
+      st = it->second;
+    }
+    nlohmann::json b = {{"pos", vec(st.pos)}, {"radius", p.radius[i]}, {"material", name(i)},
+                        {"vel", vec(st.vel)}, {"angVel", vec(st.angVel)}};
+    if (!blocked.empty()) b["blocked"] = blocked;
+    if (kind == 1) {
+      spheres.push_back(b);
+    } else {
+      const dem::Quat& q = st.ori;
+      b["mass"] = p.mass[i];
+      b["inertia"] = vec(p.inertia[i]);
+      b["ori"] = nlohmann::json::array({q.w(), q.x(), q.y(), q.z()});
+      bodies.push_back(b);
+    }
+  }
+  for (const dem::Clump& c : s.clumps.list) clumps.push_back({{"members", c.members}});
+  if (!walls.empty()) j["walls"] = walls;
+  if (!spheres.empty()) j["particles"] = spheres;
+  if (!bodies.empty()) j["bodies"] = bodies;
+  if (!clumps.empty()) j["clumps"] = clumps;
+  nlohmann::json e = {{"steps", steps}, {"gravity", vec(s.gravity)}, {"damping", s.damping()},
+                      {"verletDist", s.collider.verletDist}, {"law", dem::lawName(s.law)},
+                      {"firstStepAdjustment", s.adjVel0()}};
+  if (s.dtSafety() > 0.0) e["dt"] = {{"fromStiffness", {{"safety", s.dtSafety()}, {"interval", s.dtInterval()}}}};
+  else if (s.dt() > 0.0) e["dt"] = s.dt();
+  else throw std::invalid_argument("save_scene: dt is not set");
+  const dem::RotationAlgorithm r = s.rotationAlgorithm();
+  e["rotation"] = r == dem::RotationAlgorithm::FinchamAT     ? "finchamAT"
+                  : r == dem::RotationAlgorithm::FinchamYade ? "finchamYade"
+                  : r == dem::RotationAlgorithm::Omelyan     ? "omelyan"
+                                                             : "spiral";
+  j["engine"] = e;
+  return j;
 }
 
 dem::ContactLaw lawFrom(const std::string& name) {
@@ -405,7 +506,13 @@ PYBIND11_MODULE(_dem, m) {
           "add_clump",
           [](PyScene& s, const std::vector<std::size_t>& members) {
             s.checkResizable();
-            return s.scene.addClump(members);
+            const dem::Particles& p = s.scene.particles;
+            std::map<std::size_t, PyScene::MemberState> before;
+            for (const std::size_t id : members)
+              if (id < p.size()) before[id] = {p.pos[id], p.vel[id], p.angVel[id], p.ori[id]};
+            const std::size_t body = s.scene.addClump(members);
+            s.preClump.merge(before);
+            return body;
           },
           py::arg("members"), "A clump of existing particles; returns the clump body's particle id.")
       // --- settings -----------------------------------------------------------------------------
@@ -530,6 +637,7 @@ PYBIND11_MODULE(_dem, m) {
             p->scene = s.scene;
             p->materialNames = s.materialNames;
             p->fileSteps = s.fileSteps;
+            p->preClump = s.preClump;
             return p;
           },
           "An independent copy of the scene (its state, contacts and collider: it continues with the same bits).")
@@ -538,6 +646,7 @@ PYBIND11_MODULE(_dem, m) {
         p->scene = s.scene;
         p->materialNames = s.materialNames;
         p->fileSteps = s.fileSteps;
+        p->preClump = s.preClump;
         return p;
       })
       .def("__deepcopy__", [](const PyScene& s, const py::object&) {
@@ -545,9 +654,30 @@ PYBIND11_MODULE(_dem, m) {
         p->scene = s.scene;
         p->materialNames = s.materialNames;
         p->fileSteps = s.fileSteps;
+        p->preClump = s.preClump;
         return p;
       })
       // --- files --------------------------------------------------------------------------------
+      .def(
+          "scene_json",
+          [](const PyScene& s, const py::object& steps) {
+            return sceneJson(s, steps.is_none() ? s.fileSteps : steps.cast<std::uint64_t>()).dump(1);
+          },
+          py::arg("steps") = py::none(), "The scene as the text of a JSON scene file (see save_scene).")
+      .def(
+          "save_scene",
+          [](const PyScene& s, const std::string& path, const py::object& steps) {
+            const std::string text =
+                sceneJson(s, steps.is_none() ? s.fileSteps : steps.cast<std::uint64_t>()).dump(1) + "\n";
+            std::ofstream f(path, std::ios::binary | std::ios::trunc);
+            f << text;
+            f.close();
+            if (!f) throw std::runtime_error(path + ": write failed: " + std::strerror(errno));
+          },
+          py::arg("path"), py::arg("steps") = py::none(),
+          "Writes the scene as a JSON scene file that load_scene reads back to the same bits: an "
+          "initial state (no step run yet) with its bodies in the file's order (walls, spheres, "
+          "bodies, clumps); engine.steps = steps (default: file_steps). No outputs are written into it.")
       .def(
           "save_checkpoint", [](const PyScene& s, const std::string& path) { dem::io::saveCheckpoint(s.scene, path); },
           py::arg("path"), "Writes the full state as a checkpoint (io/checkpoint.hpp; atomic).")
