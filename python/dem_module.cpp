@@ -105,6 +105,14 @@ py::array_t<double> vecCopy(const dem::Vec3& v) {
   return a;
 }
 
+py::array_t<double> mat3Copy(const dem::Mat3& m) {
+  py::array_t<double> a({py::ssize_t{3}, py::ssize_t{3}});
+  auto v = a.mutable_unchecked<2>();
+  for (py::ssize_t r = 0; r < 3; ++r)
+    for (py::ssize_t c = 0; c < 3; ++c) v(r, c) = m(r, c);
+  return a;
+}
+
 // "xyzXYZ" letters as in scene files.
 std::uint8_t blockedFromString(const std::string& s) {
   std::uint8_t b = 0;
@@ -622,6 +630,16 @@ PYBIND11_MODULE(_dem, m) {
           "Sets a particle's stored velocity (mid-step once integrated; a blocked axis keeps it).")
       .def_property_readonly(
           "live_views", [](const PyScene& s) { return s.liveViews; }, "The number of live NumPy views.")
+      .def_property_readonly(
+          "cell",
+          [](const PyScene& s) -> py::object {
+            if (!s.scene.cell) return py::none();
+            return mat3Copy(s.scene.cell->H());
+          },
+          "Periodic scenes: the cell matrix H (columns = side vectors; a copy); None otherwise.")
+      .def_property_readonly(
+          "stress", [](const PyScene& s) { return mat3Copy(s.scene.stress); },
+          "Periodic scenes: the Love-Weber stress at t_n (Pa; a copy); zero otherwise.")
       .def_property_readonly(
           "energy", [](const PyScene& s) { return ledgerDict(s.scene.energy); },
           "The energy ledger (solver/energy.hpp) as a dict, terms at t_n = time - dt.")

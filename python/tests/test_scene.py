@@ -136,6 +136,14 @@ class BuildScene(unittest.TestCase):
         self.assertGreater(s.dt, 0)
         self.assertGreater(s.critical_timestep(), s.dt)
 
+    def test_periodic_cell(self):
+        s = dem.load_scene(os.path.join(EXAMPLES, "sheared_periodic_packing.json"))
+        np.testing.assert_array_equal(s.cell, np.diag([0.087, 0.087, 0.087]))
+        s.run(50)
+        self.assertGreater(s.cell[0, 1], 0.0)  # sheared: dv_x/dy > 0 leans the second side along x
+        self.assertEqual(s.stress.shape, (3, 3))
+        self.assertIsNone(dem.Scene().cell)
+
     def test_add_body(self):
         s = dem.Scene()
         s.add_material(dem.Material())
