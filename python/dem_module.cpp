@@ -329,6 +329,27 @@ nlohmann::json sceneJson(const PyScene& ps, std::uint64_t steps) {
   return j;
 }
 
+// One line per material, wall, particle, body and clump, the sections in the file's order.
+std::string sceneText(const nlohmann::json& j) {
+  std::string out = "{\n";
+  bool first = true;
+  for (const char* key : {"materials", "walls", "particles", "bodies", "clumps", "engine"}) {
+    if (!j.contains(key)) continue;
+    out += first ? "" : ",\n";
+    first = false;
+    out += "  \"" + std::string(key) + "\": ";
+    const nlohmann::json& v = j[key];
+    if (v.is_array()) {
+      out += "[";
+      for (std::size_t k = 0; k < v.size(); ++k) out += (k ? ",\n    " : "\n    ") + v[k].dump();
+      out += "\n  ]";
+    } else {
+      out += v.dump();
+    }
+  }
+  return out + "\n}\n";
+}
+
 dem::ContactLaw lawFrom(const std::string& name) {
   dem::ContactLaw law{};
   if (!dem::lawFromName(name, law))
@@ -679,14 +700,13 @@ PYBIND11_MODULE(_dem, m) {
       .def(
           "scene_json",
           [](const PyScene& s, const py::object& steps) {
-            return sceneJson(s, steps.is_none() ? s.fileSteps : steps.cast<std::uint64_t>()).dump(1);
+            return sceneText(sceneJson(s, steps.is_none() ? s.fileSteps : steps.cast<std::uint64_t>()));
           },
           py::arg("steps") = py::none(), "The scene as the text of a JSON scene file (see save_scene).")
       .def(
           "save_scene",
           [](const PyScene& s, const std::string& path, const py::object& steps) {
-            const std::string text =
-                sceneJson(s, steps.is_none() ? s.fileSteps : steps.cast<std::uint64_t>()).dump(1) + "\n";
+            const std::string text = sceneText(sceneJson(s, steps.is_none() ? s.fileSteps : steps.cast<std::uint64_t>()));
             std::ofstream f(path, std::ios::binary | std::ios::trunc);
             f << text;
             f.close();
