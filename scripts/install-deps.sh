@@ -13,6 +13,8 @@ packages=(
   nlohmann-json3-dev  # scene files (io/, dem-run)
   clang libclang-rt-14-dev  # the scene-loader fuzz target (libFuzzer), scripts/fuzz.sh
   python3-meshio  # io.vtk_meshio: the VTK output read back by an independent reader
+  pybind11-dev python3-dev  # the Python module (python/, DEM_PYTHON; docs/python.md)
+  python3-numpy python3-matplotlib  # its NumPy views and tests; the example examples/python/friction_sweep.py
   chromium  # the report test (ctest label report) loads the report in headless Chromium
 )
 

@@ -4,7 +4,7 @@ cmake_policy(VERSION 3.25)
 # client CLIENT_SOURCE (examples/client) against the installed package with a fresh CMake project:
 # find_package(dem CONFIG) must find it and its dependencies, and the client's compile command must
 # not carry the library's -march=native (the package passes on no compile flags of the library).
-# Arguments: BUILD WORK CLIENT_SOURCE SCENE GENERATOR CXX [MAKE_PROGRAM] [LAUNCHER].
+# Arguments: BUILD WORK CLIENT_SOURCE SCENE GENERATOR CXX [MAKE_PROGRAM] [LAUNCHER] [PYTHON PYTHON_DIR].
 function(run what)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -35,6 +35,16 @@ if(EXISTS ${prefix}/include/dem/solver/lanes.hpp OR EXISTS ${prefix}/include/dem
 endif()
 
 run("the installed dem-run" ${prefix}/bin/dem-run --quiet --steps 20 --out ${WORK}/run ${SCENE})
+
+# The Python package (when the build has it: PYTHON and PYTHON_DIR, the package's directory below
+# the prefix): imported from the prefix, it loads and runs the scene.
+if(PYTHON)
+  if(NOT EXISTS ${prefix}/${PYTHON_DIR}/dem/__init__.py)
+    message(FATAL_ERROR "not installed: ${PYTHON_DIR}/dem/__init__.py")
+  endif()
+  run("the installed Python package" ${CMAKE_COMMAND} -E env PYTHONPATH=${prefix}/${PYTHON_DIR}
+      ${PYTHON} -c "import dem, sys; s = dem.load_scene(sys.argv[1]); s.run(20); assert s.step_count == 20; assert dem.__file__.startswith(sys.argv[2]), dem.__file__" ${SCENE} ${prefix})
+endif()
 
 # A client project against the package.
 set(configure ${CMAKE_COMMAND} -S ${CLIENT_SOURCE} -B ${WORK}/client -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX}
