@@ -210,9 +210,9 @@ void ContactStore::assertInvariants(const Particles& p) const {
       DEM_ASSERT(type_[k] == ContactType::SphereSphere || type_[k] == ContactType::SphereWall, "contact type known");
       if (type_[k] == ContactType::SphereSphere)
         DEM_ASSERT(a < b && !p.isWall(a) && !p.isWall(b), "sphere-sphere contact: id1 < id2, neither a wall");
-      else
-        DEM_ASSERT(!p.isWall(a) && p.isWall(b), "sphere-wall contact: id1 a sphere, id2 a wall");
-      DEM_ASSERT(index_.find(pairKey(a, b)) == static_cast<std::int64_t>(k), "the pair map finds each contact at its index");
+      else DEM_ASSERT(!p.isWall(a) && p.isWall(b), "sphere-wall contact: id1 a sphere, id2 a wall");
+      DEM_ASSERT(index_.find(pairKey(a, b)) == static_cast<std::int64_t>(k),
+                 "the pair map finds each contact at its index");
     }
     DEM_ASSERT(realEnd() <= activeEnd() && activeEnd() <= size_, "marks: realEnd <= activeEnd <= size");
     DEM_ASSERT(id1_.size() == size_ && id2_.size() == size_ && type_.size() == size_ && real_.size() == size_ &&
