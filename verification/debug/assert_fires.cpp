@@ -20,6 +20,7 @@ int main() {
   contacts.add(good);
   contacts.assertInvariants(p);  // holds
   std::puts("invariants hold for a valid contact");
+  std::fflush(stdout);  // before the abort
   contacts.clear();
   dem::Contact bad = good;
   bad.id1 = 1;
