@@ -11,6 +11,10 @@ if(DEM_SANITIZE)
     -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
   target_link_options(dem_compile_options INTERFACE -fsanitize=address,undefined)
 endif()
+# DEM_ASSERT (solver/assert.hpp): the invariant checks of the solver's data.
+if(DEM_ASSERTIONS)
+  target_compile_definitions(dem_compile_options INTERFACE DEM_ASSERTIONS=1)
+endif()
 
 # Build-tree only: the installed libraries (cmake/DemInstall.cmake) pass none of these on.
 function(dem_target_settings target)

@@ -223,6 +223,8 @@ void readContacts(Reader& r, ContactStore& cs, const Particles& p, std::uint32_t
     if (c.id1 >= p.size() || c.id2 >= p.size() || c.id1 == c.id2) r.fail("contact ids out of range");
     if ((c.type == ContactType::SphereWall) != (p.isWall(c.id1) || p.isWall(c.id2)))
       r.fail("contact type does not match its bodies");
+    // (the ids' order of makeContact, which the shape-pair table and the contact loop assume)
+    if (c.type == ContactType::SphereSphere ? c.id1 > c.id2 : p.isWall(c.id1)) r.fail("contact ids out of order");
     if (cs.find(c.id1, c.id2) >= 0) r.fail("repeated contact");
     for (std::size_t i = 0; i < nParams; ++i) c.params[i] = r.pod<double>();
     c.frame = r.quat();
@@ -561,6 +563,7 @@ Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name
   for (std::size_t i = 0; i < s.particles.size(); ++i)
     if (s.particles.size() > 1 && s.particles.material[i] >= s.materials.size()) r.fail("material index out of range");
   readClumps(r, s.clumps, s.particles);
+  s.particles.assertInvariants();
   s.energy = readLedger(r);
   readContacts(r, s.contacts, s.particles, version);
   readCollider(r, s.collider, s.particles.size());

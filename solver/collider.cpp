@@ -31,6 +31,10 @@ bool pairAllowed(const Particles& p, std::size_t a, std::size_t b) {
 
 inline bool isUpper(std::uint32_t tag) { return (tag & 1u) != 0; }
 inline std::uint32_t idOf(std::uint32_t tag) { return tag >> 1; }
+// The order of the bound lists: by coordinate, a lower bound before an upper bound on ties.
+inline bool boundBefore(const Collider::Bound& x, const Collider::Bound& y) {
+  return x.coord < y.coord || (x.coord == y.coord && !isUpper(x.tag) && isUpper(y.tag));
+}
 
 }  // namespace
 
@@ -169,14 +173,23 @@ bool Collider::update(const Particles& p, const std::vector<Material>& materials
     for (int w = 0; w < 3; ++w) insertionSort(w, p, materials, contacts);
   }
   ++runs_;
+  if constexpr (kAssertions) {
+    for (int w = 0; w < 3; ++w) {
+      const auto& L = lists_[w];
+      DEM_ASSERT(L.size() == 2 * p.size(), "collider: two bounds per body on each axis");
+      // (!before rather than after: a NaN coordinate, which the runaway check reports, compares false)
+      for (std::size_t k = 1; k < L.size(); ++k)
+        DEM_ASSERT(!boundBefore(L[k], L[k - 1]) && idOf(L[k].tag) < p.size(),
+                   "collider: bound lists sorted (lower before upper on ties) after a run, ids in range");
+    }
+    contacts.assertInvariants(p);
+  }
   return true;
 }
 
 void Collider::fullRun(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts) {
   const std::size_t n = p.size();
-  const auto before = [](const Bound& x, const Bound& y) {
-    return x.coord < y.coord || (x.coord == y.coord && !isUpper(x.tag) && isUpper(y.tag));
-  };
+  const auto before = boundBefore;
   for (int w = 0; w < 3; ++w) {
     auto& L = lists_[w];
     L.resize(2 * n);

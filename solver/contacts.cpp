@@ -1,5 +1,7 @@
 #include "contacts.hpp"
 
+#include "particles.hpp"
+
 #include <algorithm>
 #include <utility>
 
@@ -175,6 +177,7 @@ void ContactStore::updateAdjacency(std::size_t nParticles) {
   if (adjacencyValid_ && adjParticles_ == nParticles) return;
   adjOffset_.assign(nParticles + 1, 0);
   for (std::size_t k = 0; k < size_; ++k) {
+    DEM_ASSERT(id1_[k] < nParticles && id2_[k] < nParticles, "updateAdjacency: contact ids in range of the particles");
     ++adjOffset_[id1_[k] + 1];
     ++adjOffset_[id2_[k] + 1];
   }
@@ -188,6 +191,44 @@ void ContactStore::updateAdjacency(std::size_t nParticles) {
   }
   adjacencyValid_ = true;
   adjParticles_ = nParticles;
+  if constexpr (kAssertions) {
+    DEM_ASSERT(adjOffset_.back() == 2 * size_, "updateAdjacency: two entries per contact");
+    for (std::size_t i = 0; i < nParticles; ++i)
+      for (std::uint32_t e = adjOffset_[i]; e < adjOffset_[i + 1]; ++e)
+        DEM_ASSERT((e == adjOffset_[i] || adjEntry_[e - 1] < adjEntry_[e]) && (adjEntry_[e] >> 1) < size_ &&
+                       ((adjEntry_[e] & 1u) ? id2_[adjEntry_[e] >> 1] : id1_[adjEntry_[e] >> 1]) == i,
+                   "updateAdjacency: each particle's list in increasing contact index, naming its own contacts");
+  }
+}
+
+void ContactStore::assertInvariants(const Particles& p) const {
+  if constexpr (kAssertions) {
+    const std::size_t n = p.size();
+    for (std::size_t k = 0; k < size_; ++k) {
+      const std::uint32_t a = id1_[k], b = id2_[k];
+      DEM_ASSERT(a < n && b < n, "contact ids in range of the particles");
+      DEM_ASSERT(type_[k] == ContactType::SphereSphere || type_[k] == ContactType::SphereWall, "contact type known");
+      if (type_[k] == ContactType::SphereSphere)
+        DEM_ASSERT(a < b && !p.isWall(a) && !p.isWall(b), "sphere-sphere contact: id1 < id2, neither a wall");
+      else DEM_ASSERT(!p.isWall(a) && p.isWall(b), "sphere-wall contact: id1 a sphere, id2 a wall");
+      DEM_ASSERT(index_.find(pairKey(a, b)) == static_cast<std::int64_t>(k),
+                 "the pair map finds each contact at its index");
+    }
+    DEM_ASSERT(realEnd() <= activeEnd() && activeEnd() <= size_, "marks: realEnd <= activeEnd <= size");
+    DEM_ASSERT(id1_.size() == size_ && id2_.size() == size_ && type_.size() == size_ && real_.size() == size_ &&
+                   cellDist_.size() == size_,
+               "every per-contact array holds size() entries");
+    for (const Column& x : col_) DEM_ASSERT(x.size() >= size_ && x.size() % kColumnPad == 0, "columns padded");
+    if (adjacencyValid_) {
+      DEM_ASSERT(adjOffset_.size() == adjParticles_ + 1 && adjEntry_.size() == 2 * size_, "adjacency sizes");
+      for (std::size_t i = 0; i < adjParticles_; ++i)
+        for (std::uint32_t e = adjOffset_[i]; e < adjOffset_[i + 1]; ++e)
+          DEM_ASSERT((e == adjOffset_[i] || adjEntry_[e - 1] < adjEntry_[e]) && (adjEntry_[e] >> 1) < size_,
+                     "adjacency: each particle's list sorted and in range");
+    }
+  } else {
+    static_cast<void>(p);
+  }
 }
 
 void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {

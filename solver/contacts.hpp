@@ -10,6 +10,7 @@
 // contacts with one vector load or store each (ContactStore::column), so every column of doubles is
 // 64-byte aligned and padded to a multiple of kColumnPad entries holding a default Contact.
 
+#include "assert.hpp"
 #include "contact_law.hpp"
 #include "math.hpp"
 
@@ -18,6 +19,8 @@
 #include <vector>
 
 namespace dem {
+
+struct Particles;
 
 enum class ContactType : std::uint8_t { SphereSphere = 0, SphereWall = 1 };
 
@@ -239,6 +242,11 @@ class ContactStore {
     activeEnd_ = partitionBy(real, [&](std::size_t k) { return !dormant(get(k)); });
     if (needsSort(0, real)) sortByBodies(0, real);
     for (std::size_t k = activeEnd_; k < size_; ++k) col_[col::dissipated][k] = 0.0;
+    if constexpr (kAssertions) {
+      for (std::size_t k = 0; k < size_; ++k)
+        DEM_ASSERT((real_[k] != 0) == (k < realEnd_), "partition: the real contacts lie in front of all others");
+      DEM_ASSERT(realEnd_ <= activeEnd_ && activeEnd_ <= size_, "partition: realEnd <= activeEnd <= size");
+    }
   }
   // After the store was read back (a checkpoint): the marks of the last partition recovered from the
   // order, without moving any contact: realEnd after the leading real contacts, activeEnd before the
@@ -270,6 +278,12 @@ class ContactStore {
   void updateAdjacency(std::size_t nParticles);
   const std::vector<std::uint32_t>& adjOffset() const { return adjOffset_; }
   const std::vector<std::uint32_t>& adjEntry() const { return adjEntry_; }
+
+  // Debug builds (DEM_ASSERTIONS, solver/assert.hpp): DEM_ASSERTs every invariant of the stored
+  // contacts against the particles `p`: ids in range, sphere-sphere id1 < id2 and neither a wall,
+  // sphere-wall id1 a sphere and id2 a wall, each pair once and found at its index by the pair map,
+  // the marks within the list, and a valid adjacency in range and sorted. Nothing in release builds.
+  void assertInvariants(const Particles& p) const;
 
  private:
   std::size_t size_ = 0;

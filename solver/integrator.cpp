@@ -321,6 +321,7 @@ inline void integrateFreeSpheres(Particles& p, std::size_t i0, const Vec3& gravi
 void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSettings& settings,
                EnergyLedger& ledger, IntegratorScratch& scratch, const HomoDeform* homo) {
   const std::size_t n = p.size();
+  p.assertInvariants();  // the lanes read kLanes consecutive entries of every array
   const std::size_t nBlocks = (n + kEnergyBlock - 1) / kEnergyBlock;
   scratch.blocks.assign(nBlocks, IntegratorScratch::Sums{});
   const double lambda = settings.damping;

@@ -1,5 +1,7 @@
 #include "particles.hpp"
 
+#include "assert.hpp"
+
 #include <numbers>
 #include <sstream>
 #include <stdexcept>
@@ -127,6 +129,23 @@ void Particles::checkFinite() const {
     requireFinite(i, "vel", vel[i]);
     requireFinite(i, "angVel", angVel[i]);
     if (!allFinite(ori[i])) badField(i, "ori", str(ori[i]), "a finite unit quaternion");
+  }
+}
+
+void Particles::assertInvariants() const {
+  if constexpr (kAssertions) {
+    const std::size_t n = size();
+    DEM_ASSERT(vel.size() == n && angVel.size() == n && angMom.size() == n && force.size() == n && torque.size() == n &&
+                   ori.size() == n && mass.size() == n && radius.size() == n && inertia.size() == n &&
+                   material.size() == n && blocked.size() == n && velMidstep.size() == n && shape.size() == n &&
+                   shapeIndex.size() == n && clump.size() == n && isClump.size() == n,
+               "particles: every per-particle array holds size() entries");
+    for (std::size_t i = 0; i < n; ++i) {
+      DEM_ASSERT(!isWall(i) || shapeIndex[i] < walls.size(), "particles: a wall's shapeIndex in range of walls");
+      DEM_ASSERT(clump[i] == kNoClump || (clump[i] >= 0 && static_cast<std::size_t>(clump[i]) < n &&
+                                          isClump[static_cast<std::size_t>(clump[i])]),
+                 "particles: a clump member's clump is a clump body");
+    }
   }
 }
 

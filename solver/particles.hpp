@@ -111,6 +111,12 @@ struct Particles {
 
   // Throws std::invalid_argument naming the first particle and field with a non-finite value.
   void checkFinite() const;
+
+  // Debug builds (DEM_ASSERTIONS, solver/assert.hpp): DEM_ASSERTs the invariants of the arrays:
+  // every per-particle array holds size() entries, a wall's shapeIndex names its entry of `walls`,
+  // a clump member's clump is a clump body. Nothing in release builds. (A non-finite state is not an
+  // invariant: the runaway check reports it, solver/runaway.hpp.)
+  void assertInvariants() const;
 };
 
 }  // namespace dem

@@ -90,15 +90,20 @@ void Scene::validate() {
 void Scene::updateCollider() {
   collider.law = periodicCollider.law = law;
   if (cell) {
-    if (periodicCollider.update(particles, *cell, materials, contacts)) contacts.partitionReal();
+    if (periodicCollider.update(particles, *cell, materials, contacts)) {
+      contacts.partitionReal();
+      contacts.assertInvariants(particles);
+    }
   } else if (collider.update(particles, materials, contacts)) {
     contacts.partition([&](const Contact& c) { return collider.dormant(particles, c); });
+    contacts.assertInvariants(particles);
   }
 }
 
 void Scene::recoverContactMarks() {
   if (cell) contacts.recoverMarks([](const Contact&) { return false; });
   else contacts.recoverMarks([&](const Contact& c) { return collider.dormant(particles, c); });
+  contacts.assertInvariants(particles);
 }
 
 // dt := safety * (global-stiffness estimate) with the contacts present at t_n: the collider runs
