@@ -101,7 +101,11 @@ int main(int argc, char* argv[]) {
     h += "</style></head><body>\n<h1>dem: verification and benchmark report</h1>\n";
     h += "<nav><a href=\"#machine\">machine</a><a href=\"#verification\">verification</a>"
          "<a href=\"#convergence\">convergence</a><a href=\"#series\">time series</a>"
-         "<a href=\"#benchmarks\">benchmarks</a><a href=\"#files\">data files</a></nav>\n";
+         "<a href=\"#benchmarks\">benchmarks</a><a href=\"#files\">data files</a>";
+    // The API reference (Doxygen, target docs) when the main job copied it next to the report.
+    const bool hasApi = fs::exists(fs::path(dir) / "api" / "index.html");
+    if (hasApi) h += "<a href=\"api/index.html\">API reference</a>";
+    h += "</nav>\n";
     h += "<h2 id=\"machine\">Machine and build</h2>\n<table>";
     for (const auto& [k, val] : m.items) {
       std::string shown = val.size() > 160 ? val.substr(0, 157) + "..." : val;
@@ -117,6 +121,9 @@ int main(int argc, char* argv[]) {
          "asymptotic range; it passes when it lies inside the declared band. <em>exact</em> marks quantities "
          "the scheme reproduces to round-off: there is no slope to fit.</p>\n";
     h += v.tableHtml + v.plotsHtml + benchHtml + filesSection(dir);
+    if (hasApi)
+      h += "<p class=\"small\">The C++ API reference, generated from the headers of solver/ and io/ by "
+           "Doxygen: <a href=\"api/index.html\">api/index.html</a>.</p>\n";
     if (fs::exists(fs::path(dir) / "screenshot.png"))
       h += "<p class=\"small\">A headless-Chromium screenshot of this page: <a href=\"screenshot.png\">"
            "screenshot.png</a>.</p>\n";

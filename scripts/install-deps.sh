@@ -15,6 +15,7 @@ packages=(
   python3-meshio  # io.vtk_meshio: the VTK output read back by an independent reader
   pybind11-dev python3-dev  # the Python module (python/, DEM_PYTHON; docs/python.md)
   python3-numpy python3-matplotlib  # its NumPy views and tests; the example examples/python/friction_sweep.py
+  doxygen  # the API reference (target docs), linked from the report
   chromium  # the report test (ctest label report) loads the report in headless Chromium
 )
 

@@ -93,7 +93,16 @@ else
   step "4/$total benchmarks skipped (--no-bench)"
 fi
 
-step "5/$total report -> $out/index.html"
+step "5/$total API reference and report -> $out/index.html"
+# The API reference (Doxygen) next to the report, linked from it; skipped without Doxygen.
+if cmake --build --preset release --target help | grep -q '^\.\.\. docs$'; then
+  run_logged "doxygen" "$logs/docs.log" cmake --build --preset release --target docs
+  rm -rf "$out/api" && cp -r build/release/docs/html "$out/api"
+  echo "  API reference: $out/api/index.html"
+else
+  echo "  no Doxygen: the report has no API reference (scripts/install-deps.sh installs it)"
+fi
+
 ./build/release/dem-report --dir "$out"
 
 step "6/$total check the report in headless Chromium"
