@@ -25,13 +25,14 @@
 #include <array>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <map>
-#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace py = pybind11;
@@ -77,8 +78,8 @@ py::array vec3View(py::object self, const std::vector<dem::Vec3>& v) {
   py::object guard = py::cast(std::make_unique<ViewGuard>(self, &s));
   const auto n = static_cast<py::ssize_t>(v.size());
   const auto stride = static_cast<py::ssize_t>(sizeof(double));
-  py::array a(py::dtype::of<double>(), {n, py::ssize_t{3}}, {3 * stride, stride}, v.empty() ? nullptr : v.data()->data(),
-              guard);
+  py::array a(py::dtype::of<double>(), {n, py::ssize_t{3}}, {3 * stride, stride},
+              v.empty() ? nullptr : v.data()->data(), guard);
   py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
   return a;
 }
@@ -86,15 +87,24 @@ py::array vec3View(py::object self, const std::vector<dem::Vec3>& v) {
 py::array scalarView(py::object self, const std::vector<double>& v) {
   PyScene& s = self.cast<PyScene&>();
   py::object guard = py::cast(std::make_unique<ViewGuard>(self, &s));
-  py::array a(py::dtype::of<double>(), {static_cast<py::ssize_t>(v.size())},
-              {static_cast<py::ssize_t>(sizeof(double))}, v.data(), guard);
+  py::array a(py::dtype::of<double>(), {static_cast<py::ssize_t>(v.size())}, {static_cast<py::ssize_t>(sizeof(double))},
+              v.data(), guard);
   py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
   return a;
 }
 
+// A read-only view of one per-particle array of the scene (member `Field` of dem::Particles).
+template <auto Field>
+py::array particleView(py::object self) {
+  const auto& v = self.cast<PyScene&>().scene.particles.*Field;
+  if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::vector<double>>) return scalarView(self, v);
+  else return vec3View(self, v);
+}
+
 dem::Vec3 toVec3(const py::object& o, const char* what) {
   const std::vector<double> v = o.cast<std::vector<double>>();
-  if (v.size() != 3) throw std::invalid_argument(std::string(what) + ": expected 3 numbers, got " + std::to_string(v.size()));
+  if (v.size() != 3)
+    throw std::invalid_argument(std::string(what) + ": expected 3 numbers, got " + std::to_string(v.size()));
   return {v[0], v[1], v[2]};
 }
 
@@ -119,17 +129,32 @@ std::uint8_t blockedFromString(const std::string& s) {
   for (const char c : s) {
     std::uint8_t bit = 0;
     switch (c) {
-      case 'x': bit = dem::dof::x; break;
-      case 'y': bit = dem::dof::y; break;
-      case 'z': bit = dem::dof::z; break;
-      case 'X': bit = dem::dof::rx; break;
-      case 'Y': bit = dem::dof::ry; break;
-      case 'Z': bit = dem::dof::rz; break;
-      default: bit = 0;
+      case 'x':
+        bit = dem::dof::x;
+        break;
+      case 'y':
+        bit = dem::dof::y;
+        break;
+      case 'z':
+        bit = dem::dof::z;
+        break;
+      case 'X':
+        bit = dem::dof::rx;
+        break;
+      case 'Y':
+        bit = dem::dof::ry;
+        break;
+      case 'Z':
+        bit = dem::dof::rz;
+        break;
+      default:
+        bit = 0;
     }
     if (bit == 0 || (b & bit))
-      throw std::invalid_argument("blocked: expected a string of distinct letters from \"xyzXYZ\" (x y z: "
-                                  "translations, X Y Z: rotations), got \"" + s + "\"");
+      throw std::invalid_argument(
+          "blocked: expected a string of distinct letters from \"xyzXYZ\" (x y z: "
+          "translations, X Y Z: rotations), got \"" +
+          s + "\"");
     b = static_cast<std::uint8_t>(b | bit);
   }
   return b;
@@ -168,7 +193,8 @@ std::unique_ptr<PyScene> fromLoaded(dem::io::LoadedScene&& l) {
 std::unique_ptr<PyScene> fromCheckpoint(dem::Scene&& scene) {
   auto p = std::make_unique<PyScene>();
   p->scene = std::move(scene);
-  for (std::size_t k = 0; k < p->scene.materials.size(); ++k) p->materialNames.push_back("material" + std::to_string(k));
+  for (std::size_t k = 0; k < p->scene.materials.size(); ++k)
+    p->materialNames.push_back("material" + std::to_string(k));
   return p;
 }
 
@@ -256,8 +282,12 @@ nlohmann::json sceneJson(const PyScene& ps, std::uint64_t steps) {
   j["materials"] = nlohmann::json::array();
   for (std::size_t k = 0; k < s.materials.size(); ++k) {
     const dem::Material& m = s.materials[k];
-    j["materials"].push_back({{"name", ps.materialNames[k]}, {"density", m.density}, {"young", m.young},
-                              {"poisson", m.poisson}, {"ksRatio", m.ksRatio}, {"frictionAngle", m.frictionAngle},
+    j["materials"].push_back({{"name", ps.materialNames[k]},
+                              {"density", m.density},
+                              {"young", m.young},
+                              {"poisson", m.poisson},
+                              {"ksRatio", m.ksRatio},
+                              {"frictionAngle", m.frictionAngle},
                               {"restitution", m.restitution}});
   }
   const auto name = [&](std::size_t i) { return ps.materialNames[p.material[i]]; };
@@ -278,12 +308,14 @@ nlohmann::json sceneJson(const PyScene& ps, std::uint64_t steps) {
     }
     if (kind < stage)
       throw std::invalid_argument("save_scene: particle " + std::to_string(i) + " (one of the " + stageName[kind] +
-                                  ") follows " + stageName[stage] + "; a scene file numbers walls first, then "
+                                  ") follows " + stageName[stage] +
+                                  "; a scene file numbers walls first, then "
                                   "spheres, bodies and clump bodies: add them in that order");
     stage = kind;
     const std::string blocked = blockedToString(p.blocked[i]);
     if (kind == 0) {
-      walls.push_back({{"point", vec(p.pos[i])}, {"normal", vec(p.walls[p.shapeIndex[i]].normal)}, {"material", name(i)}});
+      walls.push_back(
+          {{"point", vec(p.pos[i])}, {"normal", vec(p.walls[p.shapeIndex[i]].normal)}, {"material", name(i)}});
       continue;
     }
     if (kind == 3) continue;
@@ -296,8 +328,11 @@ nlohmann::json sceneJson(const PyScene& ps, std::uint64_t steps) {
                                     "read from a file or checkpoint); only clumps made by add_clump can be written");
       st = it->second;
     }
-    nlohmann::json b = {{"pos", vec(st.pos)}, {"radius", p.radius[i]}, {"material", name(i)},
-                        {"vel", vec(st.vel)}, {"angVel", vec(st.angVel)}};
+    nlohmann::json b = {{"pos", vec(st.pos)},
+                        {"radius", p.radius[i]},
+                        {"material", name(i)},
+                        {"vel", vec(st.vel)},
+                        {"angVel", vec(st.angVel)}};
     if (!blocked.empty()) b["blocked"] = blocked;
     if (kind == 1) {
       spheres.push_back(b);
@@ -314,8 +349,11 @@ nlohmann::json sceneJson(const PyScene& ps, std::uint64_t steps) {
   if (!spheres.empty()) j["particles"] = spheres;
   if (!bodies.empty()) j["bodies"] = bodies;
   if (!clumps.empty()) j["clumps"] = clumps;
-  nlohmann::json e = {{"steps", steps}, {"gravity", vec(s.gravity)}, {"damping", s.damping()},
-                      {"verletDist", s.collider.verletDist}, {"law", dem::lawName(s.law)},
+  nlohmann::json e = {{"steps", steps},
+                      {"gravity", vec(s.gravity)},
+                      {"damping", s.damping()},
+                      {"verletDist", s.collider.verletDist},
+                      {"law", dem::lawName(s.law)},
                       {"firstStepAdjustment", s.adjVel0()}};
   if (s.dtSafety() > 0.0) e["dt"] = {{"fromStiffness", {{"safety", s.dtSafety()}, {"interval", s.dtInterval()}}}};
   else if (s.dt() > 0.0) e["dt"] = s.dt();
@@ -429,14 +467,14 @@ PYBIND11_MODULE(_dem, m) {
              } catch (const std::invalid_argument& e) {  // "material 0: ..." -> "Material: ..."
                const std::string what = e.what();
                const std::string prefix = "material 0: ";
-               throw std::invalid_argument("Material: " + (what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what));
+               throw std::invalid_argument("Material: " +
+                                           (what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what));
              }
              return mat;
            }),
            py::kw_only(), py::arg("density") = 2600.0, py::arg("young") = 1e8, py::arg("ks_ratio") = 0.2,
            py::arg("friction_angle") = 0.5, py::arg("poisson") = 0.25, py::arg("restitution") = 1.0,
-           py::arg("friction") = py::none(),
-           "friction = mu = tan(friction_angle) replaces friction_angle when given.")
+           py::arg("friction") = py::none(), "friction = mu = tan(friction_angle) replaces friction_angle when given.")
       .def_readwrite("density", &dem::Material::density)
       .def_readwrite("young", &dem::Material::young)
       .def_readwrite("ks_ratio", &dem::Material::ksRatio)
@@ -515,7 +553,8 @@ PYBIND11_MODULE(_dem, m) {
             const std::vector<double> q = ori.cast<std::vector<double>>();
             if (q.size() != 4) throw std::invalid_argument("ori: expected a quaternion [w, x, y, z]");
             const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-            if (!(std::abs(norm - 1.0) <= 1e-6)) throw std::invalid_argument("ori: expected a unit quaternion [w, x, y, z]");
+            if (!(std::abs(norm - 1.0) <= 1e-6))
+              throw std::invalid_argument("ori: expected a unit quaternion [w, x, y, z]");
             p.ori = dem::Quat(q[0], q[1], q[2], q[3]).normalized();
             p.blocked = blockedFromString(blocked);
             return s.scene.particles.add(p);
@@ -528,9 +567,11 @@ PYBIND11_MODULE(_dem, m) {
           "add_wall",
           [](PyScene& s, const py::object& point, const py::object& normal, const py::object& material) {
             s.checkResizable();
-            return s.scene.particles.addWall(toVec3(point, "point"), toVec3(normal, "normal"), materialIndex(s, material));
+            return s.scene.particles.addWall(toVec3(point, "point"), toVec3(normal, "normal"),
+                                             materialIndex(s, material));
           },
-          py::arg("point"), py::arg("normal"), py::arg("material") = 0, "A fixed infinite wall; returns its particle id.")
+          py::arg("point"), py::arg("normal"), py::arg("material") = 0,
+          "A fixed infinite wall; returns its particle id.")
       .def(
           "add_clump",
           [](PyScene& s, const std::vector<std::size_t>& members) {
@@ -560,7 +601,8 @@ PYBIND11_MODULE(_dem, m) {
           "verlet_dist", [](const PyScene& s) { return s.scene.collider.verletDist; },
           [](PyScene& s, double v) {
             if (!(v > -10.0 && v < 1e6))
-              throw std::invalid_argument("verlet_dist: expected a number in (-10, 1e6): > 0 a length, < 0 a fraction of the smallest radius");
+              throw std::invalid_argument(
+                  "verlet_dist: expected a number in (-10, 1e6): > 0 a length, < 0 a fraction of the smallest radius");
             s.scene.collider.verletDist = v;
             s.scene.periodicCollider.verletDist = v;
           })
@@ -571,7 +613,8 @@ PYBIND11_MODULE(_dem, m) {
           "energy_check", [](const PyScene& s) { return s.scene.runaway.energyCheck; },
           [](PyScene& s, bool on) { s.scene.runaway.energyCheck = on; })
       .def(
-          "set_dt_from_stiffness", [](PyScene& s, double safety, std::uint64_t interval) { s.scene.setDtFromStiffness(safety, interval); },
+          "set_dt_from_stiffness",
+          [](PyScene& s, double safety, std::uint64_t interval) { s.scene.setDtFromStiffness(safety, interval); },
           py::arg("safety"), py::arg("interval") = 0)
       .def(
           "critical_timestep", [](const PyScene& s) { return s.scene.criticalTimestep().dt; },
@@ -595,21 +638,13 @@ PYBIND11_MODULE(_dem, m) {
            "Runs n steps; with a callback, calls callback(scene) after every `every` steps (it may "
            "return False to stop early).")
       // --- state --------------------------------------------------------------------------------
-      .def_property_readonly(
-          "positions", [](py::object self) { return vec3View(self, self.cast<PyScene&>().scene.particles.pos); })
-      .def_property_readonly(
-          "velocities", [](py::object self) { return vec3View(self, self.cast<PyScene&>().scene.particles.vel); })
-      .def_property_readonly(
-          "angular_velocities",
-          [](py::object self) { return vec3View(self, self.cast<PyScene&>().scene.particles.angVel); })
-      .def_property_readonly(
-          "forces", [](py::object self) { return vec3View(self, self.cast<PyScene&>().scene.particles.force); })
-      .def_property_readonly(
-          "torques", [](py::object self) { return vec3View(self, self.cast<PyScene&>().scene.particles.torque); })
-      .def_property_readonly(
-          "radii", [](py::object self) { return scalarView(self, self.cast<PyScene&>().scene.particles.radius); })
-      .def_property_readonly(
-          "masses", [](py::object self) { return scalarView(self, self.cast<PyScene&>().scene.particles.mass); })
+      .def_property_readonly("positions", &particleView<&dem::Particles::pos>)
+      .def_property_readonly("velocities", &particleView<&dem::Particles::vel>)
+      .def_property_readonly("angular_velocities", &particleView<&dem::Particles::angVel>)
+      .def_property_readonly("forces", &particleView<&dem::Particles::force>)
+      .def_property_readonly("torques", &particleView<&dem::Particles::torque>)
+      .def_property_readonly("radii", &particleView<&dem::Particles::radius>)
+      .def_property_readonly("masses", &particleView<&dem::Particles::mass>)
       .def_property_readonly(
           "ids",
           [](const PyScene& s) {
@@ -636,7 +671,8 @@ PYBIND11_MODULE(_dem, m) {
           },
           "Whether each particle is a wall (a copy).")
       .def(
-          "blocked", [](const PyScene& s, std::size_t i) {
+          "blocked",
+          [](const PyScene& s, std::size_t i) {
             if (i >= s.scene.particles.size()) throw py::index_error("particle " + std::to_string(i) + " out of range");
             return blockedToString(s.scene.particles.blocked[i]);
           },
@@ -680,22 +716,24 @@ PYBIND11_MODULE(_dem, m) {
             return p;
           },
           "An independent copy of the scene (its state, contacts and collider: it continues with the same bits).")
-      .def("__copy__", [](const PyScene& s) {
-        auto p = std::make_unique<PyScene>();
-        p->scene = s.scene;
-        p->materialNames = s.materialNames;
-        p->fileSteps = s.fileSteps;
-        p->preClump = s.preClump;
-        return p;
-      })
-      .def("__deepcopy__", [](const PyScene& s, const py::object&) {
-        auto p = std::make_unique<PyScene>();
-        p->scene = s.scene;
-        p->materialNames = s.materialNames;
-        p->fileSteps = s.fileSteps;
-        p->preClump = s.preClump;
-        return p;
-      })
+      .def("__copy__",
+           [](const PyScene& s) {
+             auto p = std::make_unique<PyScene>();
+             p->scene = s.scene;
+             p->materialNames = s.materialNames;
+             p->fileSteps = s.fileSteps;
+             p->preClump = s.preClump;
+             return p;
+           })
+      .def("__deepcopy__",
+           [](const PyScene& s, const py::object&) {
+             auto p = std::make_unique<PyScene>();
+             p->scene = s.scene;
+             p->materialNames = s.materialNames;
+             p->fileSteps = s.fileSteps;
+             p->preClump = s.preClump;
+             return p;
+           })
       // --- files --------------------------------------------------------------------------------
       .def(
           "scene_json",
@@ -706,7 +744,8 @@ PYBIND11_MODULE(_dem, m) {
       .def(
           "save_scene",
           [](const PyScene& s, const std::string& path, const py::object& steps) {
-            const std::string text = sceneText(sceneJson(s, steps.is_none() ? s.fileSteps : steps.cast<std::uint64_t>()));
+            const std::string text =
+                sceneText(sceneJson(s, steps.is_none() ? s.fileSteps : steps.cast<std::uint64_t>()));
             std::ofstream f(path, std::ios::binary | std::ios::trunc);
             f << text;
             f.close();
