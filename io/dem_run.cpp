@@ -12,11 +12,14 @@
 // Exit codes: 0 done; 1 an I/O or other error while running (the message names the file and the
 // system's reason, e.g. "No space left on device"); 2 bad input (scene file, command line,
 // checkpoint, or a restart refused because an output file does not match the checkpoint's record
-// of it); 3 runaway (dt above critical: the last good state is written).
+// of it); 3 runaway (dt above critical: the last good state is written); 4 an error of the
+// simulation after its start (the last good state is written); 5 stopped by SIGINT or SIGTERM
+// (a checkpoint of the last step is written; a second signal ends the process at once).
 
 #include "io/checkpoint.hpp"
 #include "io/runner.hpp"
 #include "io/scene_loader.hpp"
+#include "io/stop_signal.hpp"
 
 #include <omp.h>
 #if defined(__GLIBC__)
@@ -28,11 +31,12 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <string>
 
 namespace {
 
-constexpr int kExitError = 1, kExitInput = 2, kExitRunaway = 3;
+constexpr int kExitError = 1, kExitInput = 2, kExitRunaway = 3, kExitSimulation = 4, kExitStopped = 5;
 
 // The short usage line goes to stderr after a command-line error; --help prints it and the full text
 // (every option, every exit code) to stdout.
@@ -62,7 +66,15 @@ void usage(bool full = false) {
         "     command line, checkpoint, or a restart refused because an output file does not match the\n"
         "     checkpoint's record of it\n"
         "  3  runaway: dt above critical or a non-finite state (the message names the step, the particle, dt\n"
-        "     and the estimated critical dt; the last good state is written to last-good.ckpt)\n";
+        "     and the estimated critical dt; the last good state is written to last-good.ckpt)\n"
+        "  4  error of the simulation after its start, not of the input (e.g. a body's box spanning half the\n"
+        "     periodic cell): the message names the step and time; the last good state is in last-good.ckpt\n"
+        "  5  stopped by SIGINT or SIGTERM: the step in progress is finished, a checkpoint of it is written\n"
+        "     (outputs.checkpoint.file, when the scene asks for checkpoints) and the outputs are flushed and\n"
+        "     closed; --restart from it continues as if uninterrupted. A second signal ends the process at\n"
+        "     once (exit status 128 + the signal's number)\n"
+        "  Errors 1 and 4 after the start also write the last good state to last-good.ckpt when they can;\n"
+        "  running out of memory at any stage is exit 1 with the message \"out of memory\".\n";
 }
 
 bool parseCount(const char* s, std::uint64_t& v) {
@@ -71,9 +83,27 @@ bool parseCount(const char* s, std::uint64_t& v) {
   return r.ec == std::errc() && r.ptr == end;
 }
 
+int run(int argc, char** argv);
+
 }  // namespace
 
+// Memory exhaustion or any other exception at any stage: a message and exit 1, never an abort.
 int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fputs("dem-run: error: out of memory (std::bad_alloc)\n", stderr);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dem-run: error: %s\n", e.what());
+  } catch (...) {
+    std::fputs("dem-run: error: unknown exception\n", stderr);
+  }
+  return kExitError;
+}
+
+namespace {
+
+int run(int argc, char** argv) {
   std::string scenePath, outDir, restart;
   std::uint64_t steps = 0, threads = 0;
   bool haveSteps = false, check = false, quiet = false;
@@ -130,6 +160,10 @@ int main(int argc, char** argv) {
   } catch (const dem::io::CheckpointError& e) {
     std::cerr << "dem-run: error: " << e.what() << "\n";
     return kExitInput;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "dem-run: error: out of memory while loading %s\n",
+                 restart.empty() || loaded.scene.particles.size() == 0 ? scenePath.c_str() : restart.c_str());
+    return kExitError;
   }
 #if defined(__GLIBC__)
   // The scene file's text and JSON document (many small blocks, freed by now) go back to the system
@@ -162,6 +196,8 @@ int main(int argc, char** argv) {
     options.resumed = !restart.empty();
     options.resumeOutputs = restartInfo.outputs;
     options.checkpointName = restart;
+    dem::io::installStopHandlers();
+    options.stop = &dem::io::stopSignal();
     if (options.resumed && !restartInfo.outputs)
       std::cerr << "dem-run: warning: " << restart << ": checkpoint format version " << restartInfo.version
                 << " records no output offsets; the outputs are appended to as they are on disk (rows or snapshots "
@@ -178,18 +214,34 @@ int main(int argc, char** argv) {
                    r.lastGoodPath.c_str());
       return kExitRunaway;
     }
+    if (r.stopSignal) {
+      std::fprintf(
+          stderr, "dem-run: stopped by %s at step %llu (t = %.9g s); the outputs are flushed and closed; %s%s\n",
+          strsignal(r.stopSignal), static_cast<unsigned long long>(loaded.scene.stepCount), loaded.scene.time,
+          r.stopCheckpoint.empty() ? "no checkpoint is configured (outputs.checkpoint)" : "resume with --restart ",
+          r.stopCheckpoint.c_str());
+      return kExitStopped;
+    }
     std::fprintf(stderr, "dem-run: %llu steps done (step %llu, t = %.9g s)%s%s\n",
                  static_cast<unsigned long long>(r.steps), static_cast<unsigned long long>(loaded.scene.stepCount),
                  loaded.scene.time, r.finalPath.empty() ? "" : "; final state ", r.finalPath.c_str());
+  } catch (const dem::io::RunError& e) {
+    std::cerr << "dem-run: error: " << e.what() << "\n";
+    return e.kind == dem::io::RunError::Kind::Solver ? kExitSimulation : kExitError;
   } catch (const std::invalid_argument& e) {
     std::cerr << "dem-run: error: " << e.what() << "\n";
     return kExitInput;
   } catch (const dem::io::CheckpointError& e) {  // an output does not match the checkpoint: refused
     std::cerr << "dem-run: error: " << e.what() << "\n";
     return kExitInput;
+  } catch (const std::bad_alloc&) {
+    std::fputs("dem-run: error: out of memory (std::bad_alloc) while running\n", stderr);
+    return kExitError;
   } catch (const std::exception& e) {
     std::cerr << "dem-run: error: " << e.what() << "\n";
     return kExitError;
   }
   return 0;
 }
+
+}  // namespace
