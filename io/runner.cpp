@@ -108,6 +108,10 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     out.lastGoodPath = dir + options.lastGoodFile;
     try {
       if (csv) csv->sync();
+    } catch (const std::exception&) {
+      // (the CSV's own error; the state is saved all the same, and a restart checks the CSV against it)
+    }
+    try {
       saveCheckpoint(good, out.lastGoodPath, goodOutputs);
       m << "the last good state (step " << good.stepCount << ", t = " << good.time << " s) is in " << out.lastGoodPath;
     } catch (const std::exception& again) {

@@ -1,4 +1,7 @@
 # Runs PROGRAM --quiet --out OUT SCENE and checks that it exits with EXPECTED and says why on stderr.
+# With MATCH, stderr must match that regular expression. With RESTART_TO, the message must name the
+# last good state ("the last good state (step N...) is in FILE"), and a restart from FILE to step
+# RESTART_TO (< the failing step) must succeed.
 execute_process(COMMAND ${PROGRAM} --quiet --out ${OUT} ${SCENE}
                 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
 message(STATUS "dem-run exit code ${rc}; stderr:\n${err}")
@@ -7,4 +10,19 @@ if(NOT rc EQUAL EXPECTED)
 endif()
 if(NOT err MATCHES "dem-run: (error|runaway)")
   message(FATAL_ERROR "no error report on stderr")
+endif()
+if(DEFINED MATCH AND NOT err MATCHES "${MATCH}")
+  message(FATAL_ERROR "stderr does not match ${MATCH}")
+endif()
+if(DEFINED RESTART_TO)
+  if(NOT err MATCHES "the last good state \\(step [0-9]+[^)]*\\) is in ([^\n]+)")
+    message(FATAL_ERROR "the message does not name the last good state's file")
+  endif()
+  set(saved ${CMAKE_MATCH_1})
+  execute_process(COMMAND ${PROGRAM} --quiet --out ${OUT} --restart ${saved} --steps ${RESTART_TO} ${SCENE}
+                  RESULT_VARIABLE rc2 ERROR_VARIABLE err2)
+  if(NOT rc2 EQUAL 0)
+    message(FATAL_ERROR "the restart from ${saved} to step ${RESTART_TO} exited with ${rc2}:\n${err2}")
+  endif()
+  message(STATUS "restart from ${saved}: ${err2}")
 endif()
