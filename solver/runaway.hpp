@@ -4,7 +4,9 @@
 // instead of returning NaN or an absurd state silently.
 //
 // Two criteria, both evaluated from what the integrator's pass already computes (integrator.hpp):
-//  1. non-finite: any particle whose new position or velocity is NaN or inf (always on);
+//  1. non-finite: any particle whose new position or velocity is NaN or inf, or any term of the
+//     energy ledger (energy.hpp) that is NaN or inf, e.g. m |v|^2 / 2 overflowing for accepted but
+//     absurd speeds (always on: no CSV row ever shows inf or NaN in the ledger's columns);
 //  2. energy growth, in a closed system only (no Scene::externalForces, no blocked axis driven at a
 //     non-zero velocity: then the ledger sees all the work). The ledger total E = kinetic +
 //     rotational + gravity + elastic + dissipated (energy.hpp) is constant for the continuum
@@ -41,9 +43,17 @@ class RunawayError : public std::runtime_error {
   double dtCritical;    // estimated critical timestep (global stiffness; p-wave without contacts)
 };
 
+// The first term of the ledger (named as in the CSV header) that is NaN or inf; name nullptr if all
+// are finite.
+struct LedgerTerm {
+  const char* name = nullptr;
+  double value = 0.0;
+};
+LedgerTerm nonFiniteLedgerTerm(const EnergyLedger& e);
+
 class RunawayMonitor {
  public:
-  enum class Verdict { Ok, NonFinite, EnergyGrowth };
+  enum class Verdict { Ok, NonFinite, NonFiniteEnergy, EnergyGrowth };
 
   bool energyCheck = true;  // criterion 2 (criterion 1 is always on)
 

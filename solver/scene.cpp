@@ -147,10 +147,15 @@ void Scene::checkRunaway() {
   m << "scene: runaway at step " << energy.step << " (t = " << energy.time << "): particle " << who;
   if (nonFinite)
     m << " has a non-finite position or velocity";
+  else if (v == RunawayMonitor::Verdict::NonFiniteEnergy)
+    m << " is the fastest; the energy ledger's " << nonFiniteLedgerTerm(energy).name << " is "
+      << nonFiniteLedgerTerm(energy).value << " (not finite)";
   else
     m << " is the fastest; the energy grew by " << runaway.gain() << " J (bound " << runaway.bound() << " J)";
-  m << "; dt = " << dt_ << ", estimated critical dt = " << dtCr << " (" << how
-    << "); reduce dt (e.g. setDtFromStiffness with a safety factor < 1)";
+  m << "; dt = " << dt_ << ", estimated critical dt = " << dtCr << " (" << how << "); "
+    << (v == RunawayMonitor::Verdict::NonFiniteEnergy
+            ? "the energy exceeds the range of doubles: check the scene's speeds, gravity and forces, or reduce dt"
+            : "reduce dt (e.g. setDtFromStiffness with a safety factor < 1)");
   throw RunawayError(m.str(), energy.step, who, dt_, dtCr);
 }
 

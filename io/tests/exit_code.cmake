@@ -1,7 +1,9 @@
 # Runs PROGRAM --quiet --out OUT SCENE and checks that it exits with EXPECTED and says why on stderr.
 # With MATCH, stderr must match that regular expression. With RESTART_TO, the message must name the
 # last good state ("the last good state (step N...) is in FILE"), and a restart from FILE to step
-# RESTART_TO (< the failing step) must succeed.
+# RESTART_TO (< the failing step) must succeed. A CSV series written (OUT/series.csv) must hold no
+# inf or nan.
+file(REMOVE_RECURSE ${OUT})
 execute_process(COMMAND ${PROGRAM} --quiet --out ${OUT} ${SCENE}
                 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
 message(STATUS "dem-run exit code ${rc}; stderr:\n${err}")
@@ -13,6 +15,13 @@ if(NOT err MATCHES "dem-run: (error|runaway)")
 endif()
 if(DEFINED MATCH AND NOT err MATCHES "${MATCH}")
   message(FATAL_ERROR "stderr does not match ${MATCH}")
+endif()
+if(EXISTS ${OUT}/series.csv)
+  file(READ ${OUT}/series.csv csv)
+  string(TOLOWER "${csv}" csv)
+  if(csv MATCHES "inf|nan")
+    message(FATAL_ERROR "${OUT}/series.csv holds a non-finite number")
+  endif()
 endif()
 if(DEFINED RESTART_TO)
   if(NOT err MATCHES "the last good state \\(step [0-9]+[^)]*\\) is in ([^\n]+)")
