@@ -1,6 +1,7 @@
 #include "csv_output.hpp"
 
 #include <cstdio>
+#include <fstream>
 #include <stdexcept>
 
 namespace dem::io {
@@ -23,7 +24,12 @@ AppendFile::Mode openMode(bool append, const OutputRecord* restore) {
 CsvOutput::CsvOutput(const std::string& path, std::vector<std::size_t> particles, bool append, bool cell,
                      const OutputRecord* restore, const std::string& checkpoint)
     : file_(path, openMode(append, restore), restore, checkpoint), particles_(std::move(particles)), cell_(cell) {
-  if (file_.size() > 0) return;
+  const std::string h = header();
+  if (file_.size() == 0) file_.write(h);
+  else checkHeader(h, checkpoint);
+}
+
+std::string CsvOutput::header() const {
   std::string h =
       "step,time,ledger_time,kinetic,rotational,gravity,elastic,damping_dissipated,friction_dissipated,"
       "viscous_dissipated,spring_dissipated,total,contacts";
@@ -36,8 +42,19 @@ CsvOutput::CsvOutput(const std::string& path, std::vector<std::size_t> particles
   for (const std::size_t id : particles_)
     for (const char* c : {"x", "y", "z", "vx", "vy", "vz", "wx", "wy", "wz"})
       h += ",p" + std::to_string(id) + "_" + c;
-  h += '\n';
-  file_.write(h);
+  return h + '\n';
+}
+
+// Rule: rows are appended only under the header they belong to (the same particles and cell columns).
+void CsvOutput::checkHeader(const std::string& h, const std::string& checkpoint) const {
+  std::ifstream in(file_.path());
+  std::string first;
+  std::getline(in, first);
+  if (first + '\n' == h) return;
+  throw OutputResumeError(
+      file_.path() + ": its columns differ from those the scene asks for now (outputs.csv.particles " +
+      "or outputs.csv.cell changed since " + (checkpoint.empty() ? "the checkpoint" : checkpoint) +
+      "); refusing to resume (restart with --out into a new directory to start the outputs afresh)");
 }
 
 void CsvOutput::write(const Scene& s) {

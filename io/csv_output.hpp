@@ -27,7 +27,8 @@ class CsvOutput {
   // state; the header is written only into an empty file); cell: write the cell columns (the
   // scene must have a cell). restore: cut the file back to this record first (a restart; `append`
   // is then ignored; `checkpoint` names the checkpoint in messages). Throws std::runtime_error
-  // when it cannot be opened, OutputResumeError when it does not match the record.
+  // when it cannot be opened, OutputResumeError when it does not match the record or its header
+  // (a file kept by append or restore) is not the one these particles and cell columns give.
   CsvOutput(const std::string& path, std::vector<std::size_t> particles, bool append, bool cell = false,
             const OutputRecord* restore = nullptr, const std::string& checkpoint = {});
 
@@ -38,6 +39,8 @@ class CsvOutput {
   OutputRecord record(const std::string& name) const { return file_.record(name); }
 
  private:
+  std::string header() const;
+  void checkHeader(const std::string& header, const std::string& checkpoint) const;
   AppendFile file_;
   std::vector<std::size_t> particles_;
   bool cell_;

@@ -3,20 +3,22 @@
 //   dem-run [options] SCENE.json
 //     --out DIR        output directory (overrides outputs.directory; created when missing)
 //     --steps N        run until step N (overrides engine.steps / engine.duration)
-//     --restart FILE   resume from a checkpoint written by dem-run (the scene file still gives
-//                      the outputs and the step to run to)
+//     --restart FILE   resume from a checkpoint written by dem-run (the scene file must describe
+//                      the same system; dt, damping, steps and output intervals may change:
+//                      io/restart_check.hpp)
 //     --threads N      OpenMP threads (overrides engine.threads)
 //     --check          load and check the scene, run nothing
 //     --quiet          no progress bar (nor the size-distribution report)
 //     -h, --help       every option and exit code, on stdout
 // Exit codes: 0 done; 1 an I/O or other error while running (the message names the file and the
 // system's reason, e.g. "No space left on device"); 2 bad input (scene file, command line,
-// checkpoint, or a restart refused because an output file does not match the checkpoint's record
-// of it); 3 runaway (dt above critical: the last good state is written); 4 an error of the
-// simulation after its start (the last good state is written); 5 stopped by SIGINT or SIGTERM
-// (a checkpoint of the last step is written; a second signal ends the process at once).
+// checkpoint, or a restart refused because the scene does not describe the checkpoint's system or an
+// output file does not match the checkpoint's record of it); 3 runaway (dt above critical: the last good state is
+// written); 4 an error of the simulation after its start (the last good state is written); 5 stopped by SIGINT or
+// SIGTERM (a checkpoint of the last step is written; a second signal ends the process at once).
 
 #include "io/checkpoint.hpp"
+#include "io/restart_check.hpp"
 #include "io/runner.hpp"
 #include "io/scene_loader.hpp"
 #include "io/stop_signal.hpp"
@@ -52,8 +54,10 @@ void usage(bool full = false) {
         "  --steps N        run until step N (overrides engine.steps / engine.duration; steps are counted from\n"
         "                   the scene's start, also after --restart)\n"
         "  --restart FILE   resume from a checkpoint written by dem-run (restart.ckpt, final.ckpt, last-good.ckpt);\n"
-        "                   the scene file still gives the outputs and the last step; the outputs are checked\n"
-        "                   against the checkpoint and cut back to its step\n"
+        "                   the scene file must describe the same system (bodies, materials, gravity, law, cell,\n"
+        "                   the CSV's columns and the outputs' names; a difference is refused, exit 2); dt,\n"
+        "                   damping, the last step and the output intervals are taken from it; the outputs are\n"
+        "                   checked against the checkpoint and cut back to its step\n"
         "  --threads N      OpenMP threads, 1 to 1024 (overrides engine.threads; results are the same bits for any N)\n"
         "  --check          load and check the scene, print a summary, run nothing\n"
         "  --quiet          no progress bar and no size-distribution report on stderr\n"
@@ -63,8 +67,8 @@ void usage(bool full = false) {
         "  1  I/O or other error while running (the message names the file and the system's reason,\n"
         "     e.g. \"No space left on device\")\n"
         "  2  bad input: scene file (the message names the file, the JSON path and what was expected),\n"
-        "     command line, checkpoint, or a restart refused because an output file does not match the\n"
-        "     checkpoint's record of it\n"
+        "     command line, checkpoint, or a restart refused because the scene file does not describe the\n"
+        "     checkpoint's system or an output file does not match the checkpoint's record of it\n"
         "  3  runaway: dt above critical or a non-finite state (the message names the step, the particle, dt\n"
         "     and the estimated critical dt; the last good state is written to last-good.ckpt)\n"
         "  4  error of the simulation after its start, not of the input (e.g. a body's box spanning half the\n"
@@ -153,7 +157,13 @@ int run(int argc, char** argv) {
   dem::io::CheckpointInfo restartInfo;
   try {
     loaded = dem::io::loadSceneFile(scenePath);
-    if (!restart.empty()) loaded.scene = dem::io::loadCheckpoint(restart, &restartInfo);
+    if (!restart.empty()) {
+      dem::Scene resumed = dem::io::loadCheckpoint(restart, &restartInfo);
+      dem::io::checkRestartScene(loaded.scene, resumed, scenePath, restart);
+      for (const std::string& note : dem::io::applyRestartChanges(loaded.scene, resumed))
+        std::cerr << "dem-run: note: restart: " << note << "\n";
+      loaded.scene = std::move(resumed);
+    }
   } catch (const dem::io::SceneError& e) {
     std::cerr << "dem-run: error: " << e.what() << "\n";
     return kExitInput;

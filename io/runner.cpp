@@ -22,6 +22,21 @@ void removeIfPresent(const std::string& path) {
     throw std::runtime_error(path + ": cannot remove a leftover temporary file: " + ec.message());
 }
 
+// Rule: a restart keeps the outputs' names (the CSV file, the VTK prefix) that the checkpoint records.
+void checkOutputNames(const OutputSpec& o, const OutputState& recorded, const std::string& dir,
+                      const std::string& ckpt) {
+  const std::string pvds[] = {o.vtk.prefix + ".pvd", o.vtk.prefix + "_contacts.pvd", o.vtk.prefix + "_cell.pvd"};
+  for (const OutputRecord& f : recorded.files) {
+    const bool csv = f.kind == OutputRecord::Kind::Appended;
+    if (csv ? !o.csv.interval || f.file == o.csv.file : !o.vtk.interval || std::ranges::count(pvds, f.file) > 0)
+      continue;
+    throw OutputResumeError(dir + f.file + ": " + ckpt + " records this output, the scene names it " +
+                            (csv ? o.csv.file + " (outputs.csv.file)" : pvds[0] + " (outputs.vtk.prefix)") +
+                            "; refusing to resume (output names may not change on a restart; --out into a new "
+                            "directory starts the outputs afresh)");
+  }
+}
+
 // A stop request after step n: the checkpoint of step n (when the scene asks for checkpoints; it is
 // already written when n is a checkpoint step), the CSV synced first and closed after.
 void stopCleanly(const Scene& scene, const OutputSpec& o, CsvOutput* csv, const OutputState& outputs, RunOutcome& out) {
@@ -55,6 +70,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
       fresh = true;
     }
   }
+  if (restore) checkOutputNames(o, *restore, dir, ckptName);
   for (const std::string* name : {&o.checkpointFile, &o.finalState, &options.lastGoodFile})
     if (!name->empty()) removeIfPresent(dir + *name + ".tmp");
   if (restore) {
