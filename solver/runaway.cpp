@@ -43,7 +43,9 @@ RunawayMonitor::Verdict RunawayMonitor::check(const EnergyLedger& e, double lift
   }
   maxMech_ = std::max(maxMech_, mech);
   gain_ = total - eRef_;
-  bound_ = 0.5 * (maxMech_ + liftScale) + 1e-9 * (std::abs(eRef_) + std::abs(e.gravity));
+  // round-off floor: the ledger's size, and in a deforming cell the total (affine) kinetic energy,
+  // from which the fluctuation velocities v - L x are taken (runaway.hpp)
+  bound_ = 0.5 * (maxMech_ + liftScale) + 1e-9 * (std::abs(eRef_) + std::abs(e.gravity) + e.kineticTotal);
   return gain_ > bound_ ? Verdict::EnergyGrowth : Verdict::Ok;
 }
 
