@@ -21,6 +21,7 @@
 #include "io/restart_check.hpp"
 #include "io/runner.hpp"
 #include "io/scene_loader.hpp"
+#include "io/start_overlap.hpp"
 #include "io/stop_signal.hpp"
 
 #include <omp.h>
@@ -157,6 +158,9 @@ int run(int argc, char** argv) {
   dem::io::CheckpointInfo restartInfo;
   try {
     loaded = dem::io::loadSceneFile(scenePath);
+    if (restart.empty())
+      if (const dem::io::StartOverlap ov = dem::io::startOverlap(loaded.scene); ov.pairs)
+        std::cerr << "dem-run: warning: " << scenePath << ": " << dem::io::formatStartOverlap(ov) << "\n";
     if (!restart.empty()) {
       dem::Scene resumed = dem::io::loadCheckpoint(restart, &restartInfo);
       dem::io::checkRestartScene(loaded.scene, resumed, scenePath, restart);
@@ -169,6 +173,9 @@ int run(int argc, char** argv) {
     return kExitInput;
   } catch (const dem::io::CheckpointError& e) {
     std::cerr << "dem-run: error: " << e.what() << "\n";
+    return kExitInput;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "dem-run: error: " << scenePath << ": " << e.what() << "\n";
     return kExitInput;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "dem-run: error: out of memory while loading %s\n",
