@@ -17,6 +17,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dem::io {
@@ -38,9 +39,14 @@ class CsvOutput {
   void close();  // flush and close, checked
   OutputRecord record(const std::string& name) const { return file_.record(name); }
 
+  // The header line (with its newline) of these particles and cell columns.
+  static std::string header(const std::vector<std::size_t>& particles, bool cell);
+  // Throws OutputResumeError naming `path` unless `start`, the first bytes of a CSV file (empty: a
+  // new file), begins with `header`.
+  static void checkHeader(const std::string& path, std::string_view start, const std::string& header,
+                          const std::string& checkpoint);
+
  private:
-  std::string header() const;
-  void checkHeader(const std::string& header, const std::string& checkpoint) const;
   AppendFile file_;
   std::vector<std::size_t> particles_;
   bool cell_;

@@ -82,8 +82,13 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
       if (o.vtk.contacts) active.push_back(o.vtk.prefix + "_contacts.pvd");
       if (scene.cell) active.push_back(o.vtk.prefix + "_cell.pvd");
     }
-    for (const OutputRecord& f : restore->files)
-      if (std::find(active.begin(), active.end(), f.file) != active.end()) verifiedPrefix(dir + f.file, f, ckptName);
+    for (const OutputRecord& f : restore->files) {
+      if (std::find(active.begin(), active.end(), f.file) == active.end()) continue;
+      const std::string bytes = verifiedPrefix(dir + f.file, f, ckptName);
+      if (o.csv.interval && f.file == o.csv.file)
+        CsvOutput::checkHeader(dir + f.file, bytes,
+                               CsvOutput::header(o.csv.particles, o.csv.cell && scene.cell.has_value()), ckptName);
+    }
   }
   std::unique_ptr<CsvOutput> csv;
   if (o.csv.interval) {
