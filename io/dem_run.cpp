@@ -225,10 +225,11 @@ int run(int argc, char** argv) {
       std::fprintf(stderr,
                    "dem-run: runaway at step %llu (t = %.9g s): %s\n"
                    "  particle %zu; dt = %.6g s, estimated critical dt = %.6g s (dt / dt_crit = %.3g)\n"
-                   "  the last good state (step %llu) is in %s\n",
-                   static_cast<unsigned long long>(e.step), static_cast<double>(e.step) * e.dt, e.what(), e.particle,
-                   e.dt, e.dtCritical, e.dt / e.dtCritical, static_cast<unsigned long long>(r.lastGoodStep),
-                   r.lastGoodPath.c_str());
+                   "  the last good state (step %llu) is in %s; to go on with a smaller dt, lower engine.dt in\n"
+                   "  the scene file and run: dem-run --restart %s %s\n",
+                   static_cast<unsigned long long>(e.step), loaded.scene.energy.time, e.what(), e.particle, e.dt,
+                   e.dtCritical, e.dt / e.dtCritical, static_cast<unsigned long long>(r.lastGoodStep),
+                   r.lastGoodPath.c_str(), r.lastGoodPath.c_str(), scenePath.c_str());
       return kExitRunaway;
     }
     if (r.stopSignal) {

@@ -189,13 +189,19 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     }
   }
   bar.finish(scene.stepCount, scene.time);
-  if (vtk) vtk->write(scene);
-  if (csv) csv->sync();
-  const OutputState finalOutputs = outputState();
-  if (csv) csv->close();
-  if (!o.finalState.empty()) {
-    out.finalPath = dir + o.finalState;
-    saveCheckpoint(scene, out.finalPath, finalOutputs);
+  try {
+    if (vtk) vtk->write(scene);
+    if (csv) csv->sync();
+    const OutputState finalOutputs = outputState();
+    if (csv) csv->close();
+    if (!o.finalState.empty()) {
+      out.finalPath = dir + o.finalState;
+      saveCheckpoint(scene, out.finalPath, finalOutputs);
+    }
+  } catch (const std::bad_alloc& e) {
+    fail(e, RunError::Kind::Memory);
+  } catch (const std::exception& e) {
+    fail(e, RunError::Kind::Output);
   }
   out.finished = true;
   return out;
