@@ -18,6 +18,7 @@ std::string str(std::uint32_t v) { return std::to_string(v); }
 std::string str(std::uint8_t v) { return std::to_string(v); }
 std::string str(std::int64_t v) { return std::to_string(v); }
 std::string str(bool v) { return v ? "true" : "false"; }
+std::string str(const std::string& v) { return v; }
 std::string str(const Vec3& v) {
   std::ostringstream s;
   s << "(" << str(v.x()) << ", " << str(v.y()) << ", " << str(v.z()) << ")";
@@ -85,7 +86,7 @@ void checkRestartScene(const Scene& fromFile, const Scene& checkpoint, const std
   const bool differ =
       bodiesDiffer(fromFile.particles, checkpoint.particles, d) ||
       materialsDiffer(fromFile.materials, checkpoint.materials, d) ||
-      d("engine.law (index)", static_cast<std::size_t>(fromFile.law), static_cast<std::size_t>(checkpoint.law)) ||
+      d("engine.law", lawName(fromFile.law), lawName(checkpoint.law)) ||
       d("engine.gravity", fromFile.gravity, checkpoint.gravity) || cellsDiffer(fromFile.cell, checkpoint.cell, d);
   if (differ)
     throw RestartMismatch(scenePath + ": does not describe the system of " + checkpointPath + ": " + d.what +

@@ -45,6 +45,8 @@ refuse(radius "${text}" "\"max\": 0.006 }" "\"max\": 0.0061 }" "body 5: radius i
 refuse(material "${text}" "\"young\": 1e7" "\"young\": 2e7"
        "materials\\[0\\].young is 2e\\+07 in the scene file, 1e\\+07 in the checkpoint" run/restart.ckpt)
 refuse(gravity "${text}" "-9.81" "-9.8" "engine.gravity is \\(0, 0, -9.8\\) in the scene file, \\(0, 0, -9.81\\)" run/restart.ckpt)
+refuse(law "${text}" "\"damping\": 0.4" "\"damping\": 0.4, \"law\": \"hertzMindlin\""
+       "engine.law is hertzMindlin in the scene file, cundall in the checkpoint" run/restart.ckpt)
 refuse(csv_particles "${text}" "[5, 30]" "[5, 31]" "series.csv: its columns differ" run/restart.ckpt)
 refuse(csv_name "${text}" "\"csv\": {" "\"csv\": { \"file\": \"other.csv\"," "records this output, the scene names it other.csv" run/restart.ckpt)
 refuse(vtk_name "${text}" "\"vtk\": {" "\"vtk\": { \"prefix\": \"snap\"," "records this output, the scene names it snap.pvd" run/restart.ckpt)
