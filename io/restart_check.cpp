@@ -83,11 +83,11 @@ bool cellsDiffer(const std::optional<Cell>& a, const std::optional<Cell>& b, Dif
 void checkRestartScene(const Scene& fromFile, const Scene& checkpoint, const std::string& scenePath,
                        const std::string& checkpointPath) {
   Differ d;
-  const bool differ =
-      bodiesDiffer(fromFile.particles, checkpoint.particles, d) ||
-      materialsDiffer(fromFile.materials, checkpoint.materials, d) ||
-      d("engine.law", lawName(fromFile.law), lawName(checkpoint.law)) ||
-      d("engine.gravity", fromFile.gravity, checkpoint.gravity) || cellsDiffer(fromFile.cell, checkpoint.cell, d);
+  const bool differ = bodiesDiffer(fromFile.particles, checkpoint.particles, d) ||
+                      materialsDiffer(fromFile.materials, checkpoint.materials, d) ||
+                      d("engine.law", lawName(fromFile.law), lawName(checkpoint.law)) ||
+                      d("engine.gravity", fromFile.gravity, checkpoint.gravity) ||
+                      cellsDiffer(fromFile.cell, checkpoint.cell, d);
   if (differ)
     throw RestartMismatch(scenePath + ": does not describe the system of " + checkpointPath + ": " + d.what +
                           "; refusing to restart (only dt, damping, the number of steps and the output intervals may "

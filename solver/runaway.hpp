@@ -10,9 +10,9 @@
 //  2. energy growth, in a closed system only (no Scene::externalForces, no blocked axis driven at a
 //     non-zero velocity, no deforming cell without homoDeform: then the ledger sees all the work).
 //     The ledger total E = kinetic + rotational + gravity + elastic + dissipated - cellWork
-//     (energy.hpp) is constant for the continuum equations. A stable leapfrog does not gain energy beyond small bounded errors: on a contact
-//     oscillation its on-step energy lies *below* the true one by at most (w dt/2)^2 of the
-//     oscillation energy (verification theory 2.2), and an impact changes the energy by
+//     (energy.hpp) is constant for the continuum equations. A stable leapfrog does not gain energy
+//     beyond small bounded errors: on a contact oscillation its on-step energy lies *below* the
+//     true one by at most (w dt/2)^2 of the oscillation energy (verification theory 2.2), and an impact changes the energy by
 //     |e^2 - 1| ~ 4 (dt/t_c)^3 of the impact energy (theory 6.1). An unstable mode multiplies its
 //     energy by |lambda|^2 per step (3.5 at 1.05 dt_cr, theory 2.3). The check fires when
 //         E_n - E_ref > 1/2 (max over the run of (kinetic + rotational + elastic) + |g| sum_i m_i R_i)
