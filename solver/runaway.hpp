@@ -12,9 +12,10 @@
 //     The ledger total E = kinetic + rotational + gravity + elastic + dissipated - cellWork
 //     (energy.hpp) is constant for the continuum equations. A stable leapfrog does not gain energy
 //     beyond small bounded errors: on a contact oscillation its on-step energy lies *below* the
-//     true one by at most (w dt/2)^2 of the oscillation energy (verification theory 2.2), and an impact changes the energy by
-//     |e^2 - 1| ~ 4 (dt/t_c)^3 of the impact energy (theory 6.1). An unstable mode multiplies its
-//     energy by |lambda|^2 per step (3.5 at 1.05 dt_cr, theory 2.3). The check fires when
+//     true one by at most (w dt/2)^2 of the oscillation energy (verification theory 2.2), and an
+//     impact changes the energy by |e^2 - 1| ~ 4 (dt/t_c)^3 of the impact energy (theory 6.1). An
+//     unstable mode multiplies its energy by |lambda|^2 per step (3.5 at 1.05 dt_cr, theory 2.3).
+//     The check fires when
 //         E_n - E_ref > 1/2 (max over the run of (kinetic + rotational + elastic) + |g| sum_i m_i R_i)
 //                       + 1e-9 (|E_ref| + |gravity_n| + kineticTotal_n)           (round-off floor)
 //     i.e. when the run has gained half of the largest mechanical energy it has seen plus half the
