@@ -1,6 +1,7 @@
 #include "csv_output.hpp"
 
 #include <cstdio>
+#include <fstream>
 #include <stdexcept>
 
 namespace dem::io {
@@ -23,21 +24,41 @@ AppendFile::Mode openMode(bool append, const OutputRecord* restore) {
 CsvOutput::CsvOutput(const std::string& path, std::vector<std::size_t> particles, bool append, bool cell,
                      const OutputRecord* restore, const std::string& checkpoint)
     : file_(path, openMode(append, restore), restore, checkpoint), particles_(std::move(particles)), cell_(cell) {
-  if (file_.size() > 0) return;
+  const std::string h = header(particles_, cell_);
+  if (file_.size() == 0) {
+    file_.write(h);
+    return;
+  }
+  std::ifstream in(file_.path());
+  std::string first;
+  std::getline(in, first);
+  checkHeader(file_.path(), first + '\n', h, checkpoint);
+}
+
+std::string CsvOutput::header(const std::vector<std::size_t>& particles, bool cell) {
   std::string h =
       "step,time,ledger_time,kinetic,rotational,gravity,elastic,damping_dissipated,friction_dissipated,"
       "viscous_dissipated,spring_dissipated,total,contacts";
-  if (cell_) {
+  if (cell) {
     h += ",cell_work";
     for (const char* m : {"H", "stress"})
       for (const char* r : kAxes)
         for (const char* c : kAxes) h += std::string(",") + m + "_" + r + c;
   }
-  for (const std::size_t id : particles_)
+  for (const std::size_t id : particles)
     for (const char* c : {"x", "y", "z", "vx", "vy", "vz", "wx", "wy", "wz"})
       h += ",p" + std::to_string(id) + "_" + c;
-  h += '\n';
-  file_.write(h);
+  return h + '\n';
+}
+
+// Rule: rows are appended only under the header they belong to (the same particles and cell columns).
+void CsvOutput::checkHeader(const std::string& path, std::string_view start, const std::string& header,
+                            const std::string& checkpoint) {
+  if (start.empty() || start.substr(0, header.size()) == header) return;
+  throw OutputResumeError(
+      path + ": its columns differ from those the scene asks for now (outputs.csv.particles " +
+      "or outputs.csv.cell changed since " + (checkpoint.empty() ? "the checkpoint" : checkpoint) +
+      "); refusing to resume (restart with --out into a new directory to start the outputs afresh)");
 }
 
 void CsvOutput::write(const Scene& s) {

@@ -17,6 +17,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dem::io {
@@ -27,7 +28,8 @@ class CsvOutput {
   // state; the header is written only into an empty file); cell: write the cell columns (the
   // scene must have a cell). restore: cut the file back to this record first (a restart; `append`
   // is then ignored; `checkpoint` names the checkpoint in messages). Throws std::runtime_error
-  // when it cannot be opened, OutputResumeError when it does not match the record.
+  // when it cannot be opened, OutputResumeError when it does not match the record or its header
+  // (a file kept by append or restore) is not the one these particles and cell columns give.
   CsvOutput(const std::string& path, std::vector<std::size_t> particles, bool append, bool cell = false,
             const OutputRecord* restore = nullptr, const std::string& checkpoint = {});
 
@@ -36,6 +38,13 @@ class CsvOutput {
   void sync();   // rows to the file, and the file to the disk (fsync)
   void close();  // flush and close, checked
   OutputRecord record(const std::string& name) const { return file_.record(name); }
+
+  // The header line (with its newline) of these particles and cell columns.
+  static std::string header(const std::vector<std::size_t>& particles, bool cell);
+  // Throws OutputResumeError naming `path` unless `start`, the first bytes of a CSV file (empty: a
+  // new file), begins with `header`.
+  static void checkHeader(const std::string& path, std::string_view start, const std::string& header,
+                          const std::string& checkpoint);
 
  private:
   AppendFile file_;

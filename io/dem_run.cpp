@@ -3,20 +3,26 @@
 //   dem-run [options] SCENE.json
 //     --out DIR        output directory (overrides outputs.directory; created when missing)
 //     --steps N        run until step N (overrides engine.steps / engine.duration)
-//     --restart FILE   resume from a checkpoint written by dem-run (the scene file still gives
-//                      the outputs and the step to run to)
+//     --restart FILE   resume from a checkpoint written by dem-run (the scene file must describe
+//                      the same system; dt, damping, steps and output intervals may change:
+//                      io/restart_check.hpp)
 //     --threads N      OpenMP threads (overrides engine.threads)
 //     --check          load and check the scene, run nothing
 //     --quiet          no progress bar (nor the size-distribution report)
 //     -h, --help       every option and exit code, on stdout
 // Exit codes: 0 done; 1 an I/O or other error while running (the message names the file and the
 // system's reason, e.g. "No space left on device"); 2 bad input (scene file, command line,
-// checkpoint, or a restart refused because an output file does not match the checkpoint's record
-// of it); 3 runaway (dt above critical: the last good state is written).
+// checkpoint, or a restart refused because the scene does not describe the checkpoint's system or an
+// output file does not match the checkpoint's record of it); 3 runaway (dt above critical: the last good state is
+// written); 4 an error of the simulation after its start (the last good state is written); 5 stopped by SIGINT or
+// SIGTERM (a checkpoint of the last step is written; a second signal ends the process at once).
 
 #include "io/checkpoint.hpp"
+#include "io/restart_check.hpp"
 #include "io/runner.hpp"
 #include "io/scene_loader.hpp"
+#include "io/start_overlap.hpp"
+#include "io/stop_signal.hpp"
 
 #include <omp.h>
 #if defined(__GLIBC__)
@@ -28,11 +34,12 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <string>
 
 namespace {
 
-constexpr int kExitError = 1, kExitInput = 2, kExitRunaway = 3;
+constexpr int kExitError = 1, kExitInput = 2, kExitRunaway = 3, kExitSimulation = 4, kExitStopped = 5;
 
 // The short usage line goes to stderr after a command-line error; --help prints it and the full text
 // (every option, every exit code) to stdout.
@@ -48,8 +55,10 @@ void usage(bool full = false) {
         "  --steps N        run until step N (overrides engine.steps / engine.duration; steps are counted from\n"
         "                   the scene's start, also after --restart)\n"
         "  --restart FILE   resume from a checkpoint written by dem-run (restart.ckpt, final.ckpt, last-good.ckpt);\n"
-        "                   the scene file still gives the outputs and the last step; the outputs are checked\n"
-        "                   against the checkpoint and cut back to its step\n"
+        "                   the scene file must describe the same system (bodies, materials, gravity, law, cell,\n"
+        "                   the CSV's columns and the outputs' names; a difference is refused, exit 2); dt,\n"
+        "                   damping, the last step and the output intervals are taken from it; the outputs are\n"
+        "                   checked against the checkpoint and cut back to its step\n"
         "  --threads N      OpenMP threads, 1 to 1024 (overrides engine.threads; results are the same bits for any N)\n"
         "  --check          load and check the scene, print a summary, run nothing\n"
         "  --quiet          no progress bar and no size-distribution report on stderr\n"
@@ -59,10 +68,18 @@ void usage(bool full = false) {
         "  1  I/O or other error while running (the message names the file and the system's reason,\n"
         "     e.g. \"No space left on device\")\n"
         "  2  bad input: scene file (the message names the file, the JSON path and what was expected),\n"
-        "     command line, checkpoint, or a restart refused because an output file does not match the\n"
-        "     checkpoint's record of it\n"
+        "     command line, checkpoint, or a restart refused because the scene file does not describe the\n"
+        "     checkpoint's system or an output file does not match the checkpoint's record of it\n"
         "  3  runaway: dt above critical or a non-finite state (the message names the step, the particle, dt\n"
-        "     and the estimated critical dt; the last good state is written to last-good.ckpt)\n";
+        "     and the estimated critical dt; the last good state is written to last-good.ckpt)\n"
+        "  4  error of the simulation after its start, not of the input (e.g. a body's box spanning half the\n"
+        "     periodic cell): the message names the step and time; the last good state is in last-good.ckpt\n"
+        "  5  stopped by SIGINT or SIGTERM: the step in progress is finished, a checkpoint of it is written\n"
+        "     (outputs.checkpoint.file, when the scene asks for checkpoints) and the outputs are flushed and\n"
+        "     closed; --restart from it continues as if uninterrupted. A second signal ends the process at\n"
+        "     once (exit status 128 + the signal's number)\n"
+        "  Errors 1 and 4 after the start also write the last good state to last-good.ckpt when they can;\n"
+        "  running out of memory at any stage is exit 1 with the message \"out of memory\".\n";
 }
 
 bool parseCount(const char* s, std::uint64_t& v) {
@@ -71,9 +88,27 @@ bool parseCount(const char* s, std::uint64_t& v) {
   return r.ec == std::errc() && r.ptr == end;
 }
 
+int run(int argc, char** argv);
+
 }  // namespace
 
+// Memory exhaustion or any other exception at any stage: a message and exit 1, never an abort.
 int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fputs("dem-run: error: out of memory (std::bad_alloc)\n", stderr);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dem-run: error: %s\n", e.what());
+  } catch (...) {
+    std::fputs("dem-run: error: unknown exception\n", stderr);
+  }
+  return kExitError;
+}
+
+namespace {
+
+int run(int argc, char** argv) {
   std::string scenePath, outDir, restart;
   std::uint64_t steps = 0, threads = 0;
   bool haveSteps = false, check = false, quiet = false;
@@ -123,13 +158,29 @@ int main(int argc, char** argv) {
   dem::io::CheckpointInfo restartInfo;
   try {
     loaded = dem::io::loadSceneFile(scenePath);
-    if (!restart.empty()) loaded.scene = dem::io::loadCheckpoint(restart, &restartInfo);
+    if (restart.empty())
+      if (const dem::io::StartOverlap ov = dem::io::startOverlap(loaded.scene); ov.pairs)
+        std::cerr << "dem-run: warning: " << scenePath << ": " << dem::io::formatStartOverlap(ov) << "\n";
+    if (!restart.empty()) {
+      dem::Scene resumed = dem::io::loadCheckpoint(restart, &restartInfo);
+      dem::io::checkRestartScene(loaded.scene, resumed, scenePath, restart);
+      for (const std::string& note : dem::io::applyRestartChanges(loaded.scene, resumed))
+        std::cerr << "dem-run: note: restart: " << note << "\n";
+      loaded.scene = std::move(resumed);
+    }
   } catch (const dem::io::SceneError& e) {
     std::cerr << "dem-run: error: " << e.what() << "\n";
     return kExitInput;
   } catch (const dem::io::CheckpointError& e) {
     std::cerr << "dem-run: error: " << e.what() << "\n";
     return kExitInput;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "dem-run: error: " << scenePath << ": " << e.what() << "\n";
+    return kExitInput;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "dem-run: error: out of memory while loading %s\n",
+                 restart.empty() || loaded.scene.particles.size() == 0 ? scenePath.c_str() : restart.c_str());
+    return kExitError;
   }
 #if defined(__GLIBC__)
   // The scene file's text and JSON document (many small blocks, freed by now) go back to the system
@@ -162,6 +213,8 @@ int main(int argc, char** argv) {
     options.resumed = !restart.empty();
     options.resumeOutputs = restartInfo.outputs;
     options.checkpointName = restart;
+    dem::io::installStopHandlers();
+    options.stop = &dem::io::stopSignal();
     if (options.resumed && !restartInfo.outputs)
       std::cerr << "dem-run: warning: " << restart << ": checkpoint format version " << restartInfo.version
                 << " records no output offsets; the outputs are appended to as they are on disk (rows or snapshots "
@@ -172,24 +225,41 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "dem-run: runaway at step %llu (t = %.9g s): %s\n"
                    "  particle %zu; dt = %.6g s, estimated critical dt = %.6g s (dt / dt_crit = %.3g)\n"
-                   "  the last good state (step %llu) is in %s\n",
-                   static_cast<unsigned long long>(e.step), static_cast<double>(e.step) * e.dt, e.what(), e.particle,
-                   e.dt, e.dtCritical, e.dt / e.dtCritical, static_cast<unsigned long long>(r.lastGoodStep),
-                   r.lastGoodPath.c_str());
+                   "  the last good state (step %llu) is in %s; to go on with a smaller dt, lower engine.dt in\n"
+                   "  the scene file and run: dem-run --restart %s %s\n",
+                   static_cast<unsigned long long>(e.step), loaded.scene.energy.time, e.what(), e.particle, e.dt,
+                   e.dtCritical, e.dt / e.dtCritical, static_cast<unsigned long long>(r.lastGoodStep),
+                   r.lastGoodPath.c_str(), r.lastGoodPath.c_str(), scenePath.c_str());
       return kExitRunaway;
+    }
+    if (r.stopSignal) {
+      std::fprintf(
+          stderr, "dem-run: stopped by %s at step %llu (t = %.9g s); the outputs are flushed and closed; %s%s\n",
+          strsignal(r.stopSignal), static_cast<unsigned long long>(loaded.scene.stepCount), loaded.scene.time,
+          r.stopCheckpoint.empty() ? "no checkpoint is configured (outputs.checkpoint)" : "resume with --restart ",
+          r.stopCheckpoint.c_str());
+      return kExitStopped;
     }
     std::fprintf(stderr, "dem-run: %llu steps done (step %llu, t = %.9g s)%s%s\n",
                  static_cast<unsigned long long>(r.steps), static_cast<unsigned long long>(loaded.scene.stepCount),
                  loaded.scene.time, r.finalPath.empty() ? "" : "; final state ", r.finalPath.c_str());
+  } catch (const dem::io::RunError& e) {
+    std::cerr << "dem-run: error: " << e.what() << "\n";
+    return e.kind == dem::io::RunError::Kind::Solver ? kExitSimulation : kExitError;
   } catch (const std::invalid_argument& e) {
     std::cerr << "dem-run: error: " << e.what() << "\n";
     return kExitInput;
   } catch (const dem::io::CheckpointError& e) {  // an output does not match the checkpoint: refused
     std::cerr << "dem-run: error: " << e.what() << "\n";
     return kExitInput;
+  } catch (const std::bad_alloc&) {
+    std::fputs("dem-run: error: out of memory (std::bad_alloc) while running\n", stderr);
+    return kExitError;
   } catch (const std::exception& e) {
     std::cerr << "dem-run: error: " << e.what() << "\n";
     return kExitError;
   }
   return 0;
 }
+
+}  // namespace

@@ -103,6 +103,33 @@ class SphereGrid {
   }
 };
 
+// Equal spheres: the candidates a sphere needs only grow as the box fills (the region where a
+// centre may go only shrinks), so the mean over the last kWindow spheres times the spheres left
+// bounds the attempts still needed from below (in expectation); a fill that would exceed the limit
+// is refused at once instead of after the limit's attempts.
+class RsaProjection {
+ public:
+  static constexpr std::size_t kWindow = 64;
+  void placed(std::uint64_t used) {
+    marks_[count_ % kWindow] = used;
+    ++count_;
+    last_ = used;
+  }
+  // Mean attempts per sphere over the last kWindow spheres (0 before kWindow were placed).
+  double rate() const {
+    if (count_ <= kWindow) return 0.0;
+    return static_cast<double>(last_ - marks_[count_ % kWindow]) / static_cast<double>(kWindow);
+  }
+  bool hopeless(std::size_t left, std::uint64_t used, std::uint64_t total) const {
+    return rate() * static_cast<double>(left) > static_cast<double>(total - used);
+  }
+
+ private:
+  std::uint64_t marks_[kWindow] = {};
+  std::uint64_t last_ = 0;
+  std::size_t count_ = 0;
+};
+
 std::string fmt4(double x) {
   std::ostringstream s;
   s.precision(4);
@@ -137,6 +164,11 @@ std::vector<Sphere> randomPacking(const PackingSpec& s, const std::vector<Sphere
                      fmt4(boxVolume) + " m^3";
   if (earlierInside) fill += " (with the " + std::to_string(earlierInside) + " earlier spheres centred in it)";
   const std::string advice = "; enlarge the box, or lower count or radius";
+  const auto jamNote = [&] {
+    return fraction > kRsaJammingFraction ? ", above the fraction " + fmt4(kRsaJammingFraction) +
+                                                " where random sequential addition of equal spheres jams"
+                                          : std::string();
+  };
   const auto placedOnly = [&](std::size_t placed) {
     return "placed only " + std::to_string(placed) + " of " + std::to_string(n) + " non-overlapping spheres";
   };
@@ -151,6 +183,13 @@ std::vector<Sphere> randomPacking(const PackingSpec& s, const std::vector<Sphere
                        "); random sequential addition jams near " + fmt4(kRsaJammingFraction) +
                        " for equal spheres" + advice);
 
+  // Equal spheres: random sequential addition saturates at kRsaJammingFraction (finite boxes with
+  // walls lower); with many spheres a fill above it cannot be placed, whatever the attempts.
+  if (n >= kRsaManySpheres && radii.front() == radii.back() && fraction > kRsaJammingFraction)
+    throw PackingError(placedOnly(0) + ": " + fill + ", above the fraction " + fmt4(kRsaJammingFraction) +
+                       " where random sequential addition of " + std::to_string(n) +
+                       " equal spheres jams (refused before any attempt)" + advice);
+
   double h0 = n ? 2.0 * radii.front() : 1.0;
   h0 = std::max(h0, ext.maxCoeff() / 1e5);
   SphereGrid grid(s.lo, h0);
@@ -161,8 +200,16 @@ std::vector<Sphere> randomPacking(const PackingSpec& s, const std::vector<Sphere
   std::vector<Sphere> out;
   out.reserve(n);
   std::uint64_t used = 0;
+  RsaProjection projection;
   for (std::size_t i = n; i-- > 0;) {
     const double r = radii[i];
+    if (radii.front() == radii.back() && projection.hopeless(n - out.size(), used, total))
+      throw PackingError(placedOnly(out.size()) + ": the last " + std::to_string(RsaProjection::kWindow) +
+                         " spheres took " + fmt4(projection.rate()) + " attempts each; the " +
+                         std::to_string(n - out.size()) + " left would need more than the " +
+                         std::to_string(total - used) + " attempts left of the limit " + std::to_string(total) +
+                         " (refused early: for equal spheres the attempts per sphere only grow as the box fills); " +
+                         fill + jamNote() + advice);
     std::uint64_t tries = 0;
     for (;;) {
       if (used == total || tries == perSphere) {
@@ -171,9 +218,7 @@ std::vector<Sphere> randomPacking(const PackingSpec& s, const std::vector<Sphere
                           " attempts in all (limit " + (tries == perSphere ? std::to_string(perSphere) + " per sphere"
                                                                            : std::to_string(total) + " in all") +
                           "); " + fill;
-        if (fraction > kRsaJammingFraction)
-          why += ", above the fraction " + fmt4(kRsaJammingFraction) + " where random sequential addition of equal spheres jams";
-        throw PackingError(why + advice);
+        throw PackingError(why + jamNote() + advice);
       }
       ++used;
       ++tries;
@@ -183,6 +228,7 @@ std::vector<Sphere> randomPacking(const PackingSpec& s, const std::vector<Sphere
       if (grid.overlaps(cand)) continue;
       grid.insert(cand);
       out.push_back(cand);
+      projection.placed(used);
       break;
     }
   }

@@ -38,6 +38,9 @@ struct PackingSpec {
 // goes further, but not to random close packing (0.64).
 inline constexpr double kRsaJammingFraction = 0.384;
 inline constexpr double kRandomClosePacking = 0.64;
+// Equal spheres above kRsaJammingFraction are refused at once from this many on (fewer may fit by
+// the luck of a small box).
+inline constexpr std::size_t kRsaManySpheres = 1000;
 
 struct Sphere {
   Vec3 centre;
@@ -56,7 +59,9 @@ class PackingError : public std::runtime_error {
 // fits. So the delivered radii are exactly the drawn ones. Same seed, same spheres (in placement
 // order, largest first). Throws PackingError naming how many were placed, and the solid fraction
 // asked for when it is high: at once when the spheres' volume exceeds kRandomClosePacking of the
-// box, otherwise after maxTriesPerSphere rejections of one sphere or maxAttempts in all.
+// box, or of equal spheres (kRsaManySpheres or more) above kRsaJammingFraction; early when equal
+// spheres, at the attempts per sphere of the last 64, would need more than the attempts left;
+// otherwise after maxTriesPerSphere rejections of one sphere or maxAttempts in all.
 std::vector<Sphere> randomPacking(const PackingSpec& spec, const std::vector<Sphere>& existing);
 
 // What a packing delivered against what was asked (dem-run prints it at load).

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <new>
 #include <sstream>
 
 namespace dem::io {
@@ -20,6 +21,33 @@ void removeIfPresent(const std::string& path) {
   if (!std::filesystem::remove(path, ec) && ec)
     throw std::runtime_error(path + ": cannot remove a leftover temporary file: " + ec.message());
 }
+
+// Rule: a restart keeps the outputs' names (the CSV file, the VTK prefix) that the checkpoint records.
+void checkOutputNames(const OutputSpec& o, const OutputState& recorded, const std::string& dir,
+                      const std::string& ckpt) {
+  const std::string pvds[] = {o.vtk.prefix + ".pvd", o.vtk.prefix + "_contacts.pvd", o.vtk.prefix + "_cell.pvd"};
+  for (const OutputRecord& f : recorded.files) {
+    const bool csv = f.kind == OutputRecord::Kind::Appended;
+    if (csv ? !o.csv.interval || f.file == o.csv.file : !o.vtk.interval || std::ranges::count(pvds, f.file) > 0)
+      continue;
+    throw OutputResumeError(dir + f.file + ": " + ckpt + " records this output, the scene names it " +
+                            (csv ? o.csv.file + " (outputs.csv.file)" : pvds[0] + " (outputs.vtk.prefix)") +
+                            "; refusing to resume (output names may not change on a restart; --out into a new "
+                            "directory starts the outputs afresh)");
+  }
+}
+
+// A stop request after step n: the checkpoint of step n (when the scene asks for checkpoints; it is
+// already written when n is a checkpoint step), the CSV synced first and closed after.
+void stopCleanly(const Scene& scene, const OutputSpec& o, CsvOutput* csv, const OutputState& outputs, RunOutcome& out) {
+  if (csv) csv->sync();
+  if (o.checkpointInterval) {
+    out.stopCheckpoint = o.directory + "/" + o.checkpointFile;
+    if (scene.stepCount % o.checkpointInterval != 0) saveCheckpoint(scene, out.stopCheckpoint, outputs);
+  }
+  if (csv) csv->close();
+}
+
 }  // namespace
 
 RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options) {
@@ -42,6 +70,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
       fresh = true;
     }
   }
+  if (restore) checkOutputNames(o, *restore, dir, ckptName);
   for (const std::string* name : {&o.checkpointFile, &o.finalState, &options.lastGoodFile})
     if (!name->empty()) removeIfPresent(dir + *name + ".tmp");
   if (restore) {
@@ -53,8 +82,13 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
       if (o.vtk.contacts) active.push_back(o.vtk.prefix + "_contacts.pvd");
       if (scene.cell) active.push_back(o.vtk.prefix + "_cell.pvd");
     }
-    for (const OutputRecord& f : restore->files)
-      if (std::find(active.begin(), active.end(), f.file) != active.end()) verifiedPrefix(dir + f.file, f, ckptName);
+    for (const OutputRecord& f : restore->files) {
+      if (std::find(active.begin(), active.end(), f.file) == active.end()) continue;
+      const std::string bytes = verifiedPrefix(dir + f.file, f, ckptName);
+      if (o.csv.interval && f.file == o.csv.file)
+        CsvOutput::checkHeader(dir + f.file, bytes,
+                               CsvOutput::header(o.csv.particles, o.csv.cell && scene.cell.has_value()), ckptName);
+    }
   }
   std::unique_ptr<CsvOutput> csv;
   if (o.csv.interval) {
@@ -84,6 +118,30 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
   ProgressBar bar(first, last, scene.particles.size(), o.progress);
   Scene good = scene;
   OutputState goodOutputs = outputState();
+  // Saves the last good state after an error (best effort: the error may be the disk's or memory's)
+  // and throws RunError naming the step, the time and the file.
+  const auto fail = [&](const std::exception& e, RunError::Kind kind) {
+    std::ostringstream m;
+    m.precision(9);
+    m << (kind == RunError::Kind::Output ? "writing the outputs of step " : "at step ") << scene.stepCount
+      << " (t = " << scene.time << " s): " << (kind == RunError::Kind::Memory ? "out of memory" : e.what()) << "; ";
+    out.lastGoodStep = good.stepCount;
+    out.lastGoodPath = dir + options.lastGoodFile;
+    try {
+      if (csv) csv->sync();
+    } catch (const std::exception&) {
+      // (the CSV's own error; the state is saved all the same, and a restart checks the CSV against it)
+    }
+    try {
+      saveCheckpoint(good, out.lastGoodPath, goodOutputs);
+      m << "the last good state (step " << good.stepCount << ", t = " << good.time << " s) is in " << out.lastGoodPath;
+    } catch (const std::exception& again) {
+      m << "the last good state (step " << good.stepCount << ") could not be saved: " << again.what();
+      out.lastGoodPath.clear();
+    }
+    bar.finish(scene.stepCount, scene.time);
+    throw RunError(m.str(), kind);
+  };
   while (scene.stepCount < last) {
     if (scene.stepCount % options.lastGoodInterval == 0 && scene.stepCount != good.stepCount) {
       good = scene;
@@ -101,26 +159,49 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
       if (csv) csv->close();
       bar.finish(scene.stepCount, scene.time);
       return out;
+    } catch (const std::bad_alloc& e) {
+      fail(e, RunError::Kind::Memory);
+    } catch (const std::exception& e) {
+      if (out.steps == 0 && dynamic_cast<const std::invalid_argument*>(&e)) throw;  // the input's (checked at step 1)
+      fail(e, RunError::Kind::Solver);
     }
     ++out.steps;
     const std::uint64_t n = scene.stepCount;
-    if (csv && n % o.csv.interval == 0) csv->write(scene);
-    if (vtk && n % o.vtk.interval == 0) vtk->write(scene);
-    if (o.checkpointInterval && n % o.checkpointInterval == 0) {
-      // every output on the disk first (the VTK files are synced as they are written)
-      if (csv) csv->sync();
-      saveCheckpoint(scene, dir + o.checkpointFile, outputState());
+    try {
+      if (csv && n % o.csv.interval == 0) csv->write(scene);
+      if (vtk && n % o.vtk.interval == 0) vtk->write(scene);
+      if (o.checkpointInterval && n % o.checkpointInterval == 0) {
+        // every output on the disk first (the VTK files are synced as they are written)
+        if (csv) csv->sync();
+        saveCheckpoint(scene, dir + o.checkpointFile, outputState());
+      }
+    } catch (const std::bad_alloc& e) {
+      fail(e, RunError::Kind::Memory);
+    } catch (const std::exception& e) {
+      fail(e, RunError::Kind::Output);
     }
     bar.update(n, scene.time);
+    if (options.stop && options.stop->load() != 0 && scene.stepCount < last) {
+      stopCleanly(scene, o, csv.get(), outputState(), out);
+      out.stopSignal = options.stop->load();
+      bar.finish(scene.stepCount, scene.time);
+      return out;
+    }
   }
   bar.finish(scene.stepCount, scene.time);
-  if (vtk) vtk->write(scene);
-  if (csv) csv->sync();
-  const OutputState finalOutputs = outputState();
-  if (csv) csv->close();
-  if (!o.finalState.empty()) {
-    out.finalPath = dir + o.finalState;
-    saveCheckpoint(scene, out.finalPath, finalOutputs);
+  try {
+    if (vtk) vtk->write(scene);
+    if (csv) csv->sync();
+    const OutputState finalOutputs = outputState();
+    if (csv) csv->close();
+    if (!o.finalState.empty()) {
+      out.finalPath = dir + o.finalState;
+      saveCheckpoint(scene, out.finalPath, finalOutputs);
+    }
+  } catch (const std::bad_alloc& e) {
+    fail(e, RunError::Kind::Memory);
+  } catch (const std::exception& e) {
+    fail(e, RunError::Kind::Output);
   }
   out.finished = true;
   return out;

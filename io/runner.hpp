@@ -8,13 +8,25 @@
 // of the last state that passed the checks (taken every `lastGoodInterval` steps); on a runaway it
 // writes that copy as a checkpoint (lastGoodFile) and a VTK snapshot, and reports the step, the
 // particle, dt and the estimated critical dt (Scene::criticalTimestep, solver/timestep.hpp).
+//
+// Other errors after the start (the solver's, e.g. a body's box spanning half the periodic cell; an
+// output's write; memory) save that last good state the same way and throw RunError naming the step,
+// the time and the file. An std::invalid_argument from the first step of the call is the input's
+// (the scene is checked there) and passes through unchanged.
+//
+// Stop request (RunOptions::stop, io/stop_signal.hpp): checked after each step and its outputs; the
+// run writes a checkpoint of that step (when outputs.checkpoint.interval asks for checkpoints),
+// flushes, syncs and closes the outputs, and returns with RunOutcome::stopSignal set. A restart from
+// that checkpoint gives the files of an uninterrupted run.
 
 #include "checkpoint.hpp"
 #include "run_spec.hpp"
 #include "solver/runaway.hpp"
 #include "solver/scene.hpp"
 
+#include <atomic>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace dem::io {
@@ -35,6 +47,7 @@ struct RunOptions {
   std::string checkpointName;               // the checkpoint resumed from (for messages)
   std::uint64_t lastGoodInterval = 100;  // steps between in-memory copies of the state
   std::string lastGoodFile = kLastGoodFile;
+  const std::atomic<int>* stop = nullptr;  // non-zero: stop cleanly after the current step
 };
 
 struct RunOutcome {
@@ -44,12 +57,23 @@ struct RunOutcome {
   std::uint64_t lastGoodStep = 0;        // step of the state written to lastGoodFile
   std::string lastGoodPath;
   std::string finalPath;                 // the final state file ("" : none)
+  int stopSignal = 0;                    // the stop request's value (a signal number) when it stopped the run
+  std::string stopCheckpoint;            // the checkpoint written when stopped ("" : none configured)
+};
+
+// An error after the run started; the message names the step, the time and where the last good
+// state was saved (or why it could not be).
+class RunError : public std::runtime_error {
+ public:
+  enum class Kind { Solver, Output, Memory };
+  RunError(const std::string& what, Kind k) : std::runtime_error(what), kind(k) {}
+  Kind kind;
 };
 
 // Runs `scene` until scene.stepCount == spec.steps (nothing when it is already there). Output
 // files go to spec.outputs.directory, which must exist. Throws std::runtime_error for I/O errors
 // (naming the file and the system's reason), OutputResumeError when an output does not match the
-// checkpoint's record of it.
+// checkpoint's record of it, RunError for an error after the start.
 RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options);
 
 }  // namespace dem::io

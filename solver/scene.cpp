@@ -123,13 +123,17 @@ void Scene::updateDtFromStiffness() {
 // global-stiffness estimate over every pair the collider holds (ContactSelection::Potential: a
 // runaway has often thrown the bodies apart), real contacts with their normals of t_n, the last
 // state that was finite; the p-wave value when there is none.
-void Scene::checkRunaway() {
+void Scene::checkRunaway(bool gradientChanged) {
   const IntegratorScratch& s = integratorScratch_;
   const bool nonFinite = s.firstNonFinite != IntegratorScratch::npos;
-  // A deforming cell drives the particles (homoDeform gives them the affine velocity; the
-  // ledger books only the contact stress's work): not a closed system for the energy criterion.
+  // A deforming cell with homoDeform: the ledger books the cell's work on the contacts (cellWork) and
+  // the fluctuation energies, so the balance closes and criterion 2 holds as in a closed system
+  // (runaway.hpp). Without homoDeform the particles are not convected and the cell's work on them is
+  // not booked: not a closed system.
   const bool deforming = cell && (!cell->velGrad().isZero(0.0) || !cell->nextVelGrad().isZero(0.0));
-  const bool closed = !externalForces && !s.driven && !deforming;
+  // A step whose gradient differs from the previous one's (a switch-on) gives every particle the
+  // velocity change (L_n+1/2 - L_n-1/2) x, work the ledger does not book: open, a new reference after it.
+  const bool closed = !externalForces && !s.driven && !(deforming && !cell->homoDeform) && !gradientChanged;
   const RunawayMonitor::Verdict v = runaway.check(energy, gravity.norm() * liftMass_, closed, nonFinite, particles.size());
   if (v == RunawayMonitor::Verdict::Ok) return;
   const std::size_t who = nonFinite ? s.firstNonFinite : s.fastest;
@@ -147,10 +151,15 @@ void Scene::checkRunaway() {
   m << "scene: runaway at step " << energy.step << " (t = " << energy.time << "): particle " << who;
   if (nonFinite)
     m << " has a non-finite position or velocity";
+  else if (v == RunawayMonitor::Verdict::NonFiniteEnergy)
+    m << " is the fastest; the energy ledger's " << nonFiniteLedgerTerm(energy).name << " is "
+      << nonFiniteLedgerTerm(energy).value << " (not finite)";
   else
     m << " is the fastest; the energy grew by " << runaway.gain() << " J (bound " << runaway.bound() << " J)";
-  m << "; dt = " << dt_ << ", estimated critical dt = " << dtCr << " (" << how
-    << "); reduce dt (e.g. setDtFromStiffness with a safety factor < 1)";
+  m << "; dt = " << dt_ << ", estimated critical dt = " << dtCr << " (" << how << "); "
+    << (v == RunawayMonitor::Verdict::NonFiniteEnergy
+            ? "the energy exceeds the range of doubles: check the scene's speeds, gravity and forces, or reduce dt"
+            : "reduce dt (e.g. setDtFromStiffness with a safety factor < 1)");
   throw RunawayError(m.str(), energy.step, who, dt_, dtCr);
 }
 
@@ -193,6 +202,7 @@ void Scene::contactForces(StageClock& clock) {
 
 void Scene::step() {
   validate();
+  const bool gradientChanged = cell && cell->velGrad() != cell->nextVelGrad();
   if (autoDtSafety_ > 0.0 && stepCount >= autoDtNext_) updateDtFromStiffness();
   if (!(dt_ > 0.0)) throw std::invalid_argument("scene: dt is not set; call setDt() with a value > 0");
   StageClock clock(stageTiming_);
@@ -219,7 +229,7 @@ void Scene::step() {
   }
   ++stepCount;
   time += dt_;
-  checkRunaway();
+  checkRunaway(gradientChanged);
 }
 
 bool Scene::flipCell() {

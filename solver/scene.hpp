@@ -185,7 +185,7 @@ class Scene {
   void validate();
   const Mat3* cellH() const { return cell ? &cell->H() : nullptr; }
   void updateDtFromStiffness();
-  void checkRunaway();
+  void checkRunaway(bool gradientChanged);
   void applyFields();
   void contactForces(StageClock& clock);
 };

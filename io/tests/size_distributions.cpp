@@ -364,10 +364,13 @@ BOOST_AUTO_TEST_CASE(impossible_packings_fail_fast) {
   const double r = 0.01, v = 4.0 / 3.0 * std::numbers::pi * r * r * r;
   psdExpectError(psdScene(r, 800, std::cbrt(800 * v / 0.8)), "scene.json", "generators[0]",
                  {"placed only 0 of 800", "0.8 of the box", "random close packing"});
-  // 0.5 of the box with equal spheres: above where random sequential addition jams; the attempts
-  // run out (in all, or 100000 in a row for one sphere).
+  // 0.5 of the box with 800 equal spheres: above where random sequential addition jams; refused
+  // once the attempts per sphere project past the limit (or the attempts run out).
   psdExpectError(psdScene(r, 800, std::cbrt(800 * v / 0.5)), "scene.json", "generators[0]",
-                 {"placed only", "of 800", "times in a row", "0.5 of the box", "0.384"});
+                 {"placed only", "of 800", "0.5 of the box", "0.384"});
+  // The same with 1000 (kRsaManySpheres) equal spheres: refused before any attempt.
+  psdExpectError(psdScene(r, 1000, std::cbrt(1000 * v / 0.5)), "scene.json", "generators[0]",
+                 {"placed only 0 of 1000", "0.5 of the box", "0.384", "refused before any attempt"});
 }
 
 BOOST_AUTO_TEST_SUITE_END()
