@@ -20,6 +20,7 @@
 
 #include <dem_reference/oscillator.hpp>
 
+#include <algorithm>
 #include <random>
 
 namespace dem::verify {
@@ -83,7 +84,7 @@ Case oscillatorStabilityCase() {
       StabilityBisection bis = bisectStabilityLimit([&f](double dt) { return growthRatio(f.sys, dt, f.xi0); }, dtCr, f.name);
       out.errors[f.name + "_bisected_limit_rel"] = bis.bracketed ? std::abs(bis.limit / dtCr - 1) : 1.0;
       Series hist{f.name + "_growth_history", {"step", "norm_0_99_dt_cr", "norm_1_01_dt_cr"}, {}};
-      for (std::size_t n = 0; n < hStable.size(); ++n)
+      for (std::size_t n = 0; n < std::min(hStable.size(), hUnstable.size()); ++n)
         hist.rows.push_back({static_cast<double>(n), hStable[n], hUnstable[n]});
       out.series.push_back(std::move(hist));
       out.series.push_back(std::move(bis.history));

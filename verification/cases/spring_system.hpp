@@ -104,7 +104,11 @@ inline double growthRatio(const SpringSystem& sys, double dt, const std::vector<
     if (history) history->push_back(a);
     if (n < 50) first = std::max(first, a);
     if (n >= 350) last = std::max(last, std::isfinite(a) ? a : std::numeric_limits<double>::infinity());
-    s.step();
+    try {
+      s.step();
+    } catch (const RunawayError&) {
+      return std::numeric_limits<double>::infinity();  // the solver's own detector: unstable
+    }
   }
   return last / first;
 }
