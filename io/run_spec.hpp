@@ -2,6 +2,7 @@
 // What a scene file asks dem-run to do besides building the scene: how long to run, on how many
 // threads, and which outputs to write (io/scene.schema.json, "engine" and "outputs").
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,6 +14,16 @@ struct CsvSpec {
   std::uint64_t interval = 0;          // steps between rows; 0: no CSV
   std::vector<std::size_t> particles;  // particle ids whose pos / vel / angVel are written
   bool cell = false;                   // periodic scenes: cell work, H and the stress
+  bool micromechanics = false;         // unbalanced force, coordination numbers
+  std::vector<std::size_t> walls;      // wall ids whose force and torque are written
+  enum class Packing { None, Box, Cell } packing = Packing::None;  // the packing fraction column
+  std::array<double, 3> packingMin{}, packingMax{};                // Packing::Box: the box
+};
+
+// Per-contact rows (io/contacts_output.hpp) at their own interval.
+struct ContactsCsvSpec {
+  std::string file = "contacts.csv";
+  std::uint64_t interval = 0;  // steps between snapshots of the contacts; 0: none
 };
 
 struct VtkSpec {
@@ -31,6 +42,7 @@ struct OutputSpec {
   bool progress = true;         // progress bar on stderr
   CsvSpec csv;
   VtkSpec vtk;
+  ContactsCsvSpec contacts;
   std::string finalState = "final.ckpt";       // checkpoint written at the end ("" : none)
   std::string checkpointFile = "restart.ckpt";  // periodic checkpoint
   std::uint64_t checkpointInterval = 0;         // steps; 0: none

@@ -1,6 +1,7 @@
 #include "runner.hpp"
 
 #include "checkpoint.hpp"
+#include "contacts_output.hpp"
 #include "csv_output.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
@@ -48,6 +49,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     // Every recorded file this run writes is checked before any is cut back: a refusal leaves them all as they were.
     std::vector<std::string> active;
     if (o.csv.interval) active.push_back(o.csv.file);
+    if (o.contacts.interval) active.push_back(o.contacts.file);
     if (o.vtk.interval) {
       active.push_back(o.vtk.prefix + ".pvd");
       if (o.vtk.contacts) active.push_back(o.vtk.prefix + "_contacts.pvd");
@@ -61,8 +63,18 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     const OutputRecord* rec = restore ? restore->find(o.csv.file) : nullptr;
     if (rec && rec->kind != OutputRecord::Kind::Appended)
       throw OutputResumeError(dir + o.csv.file + ": " + ckptName + " records it as another kind of output; refusing to resume");
-    csv = std::make_unique<CsvOutput>(dir + o.csv.file, o.csv.particles, !fresh && !restore,
-                                      o.csv.cell && scene.cell.has_value(), rec, ckptName);
+    CsvSpec columns = o.csv;
+    columns.cell = o.csv.cell && scene.cell.has_value();
+    csv = std::make_unique<CsvOutput>(dir + o.csv.file, columns, !fresh && !restore, rec, ckptName);
+    if (fresh && scene.stepCount == 0) csv->write(scene);  // the initial state
+  }
+  std::unique_ptr<ContactsOutput> contactsCsv;
+  if (o.contacts.interval) {
+    const OutputRecord* rec = restore ? restore->find(o.contacts.file) : nullptr;
+    if (rec && rec->kind != OutputRecord::Kind::Appended)
+      throw OutputResumeError(dir + o.contacts.file + ": " + ckptName +
+                              " records it as another kind of output; refusing to resume");
+    contactsCsv = std::make_unique<ContactsOutput>(dir + o.contacts.file, !fresh && !restore, rec, ckptName);
   }
   std::unique_ptr<VtkOutput> vtk;
   if (o.vtk.interval) {
@@ -77,6 +89,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
   const auto outputState = [&] {
     OutputState st;
     if (csv) st.files.push_back(csv->record(o.csv.file));
+    if (contactsCsv) st.files.push_back(contactsCsv->record(o.contacts.file));
     if (vtk) vtk->records(st.files);
     return st;
   };
@@ -96,19 +109,23 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
       out.lastGoodStep = good.stepCount;
       out.lastGoodPath = dir + options.lastGoodFile;
       if (csv) csv->sync();
+      if (contactsCsv) contactsCsv->sync();
       saveCheckpoint(good, out.lastGoodPath, goodOutputs);
       if (vtk) vtk->write(good);
       if (csv) csv->close();
+      if (contactsCsv) contactsCsv->close();
       bar.finish(scene.stepCount, scene.time);
       return out;
     }
     ++out.steps;
     const std::uint64_t n = scene.stepCount;
     if (csv && n % o.csv.interval == 0) csv->write(scene);
+    if (contactsCsv && n % o.contacts.interval == 0) contactsCsv->write(scene);
     if (vtk && n % o.vtk.interval == 0) vtk->write(scene);
     if (o.checkpointInterval && n % o.checkpointInterval == 0) {
       // every output on the disk first (the VTK files are synced as they are written)
       if (csv) csv->sync();
+      if (contactsCsv) contactsCsv->sync();
       saveCheckpoint(scene, dir + o.checkpointFile, outputState());
     }
     bar.update(n, scene.time);
@@ -116,8 +133,10 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
   bar.finish(scene.stepCount, scene.time);
   if (vtk) vtk->write(scene);
   if (csv) csv->sync();
+  if (contactsCsv) contactsCsv->sync();
   const OutputState finalOutputs = outputState();
   if (csv) csv->close();
+  if (contactsCsv) contactsCsv->close();
   if (!o.finalState.empty()) {
     out.finalPath = dir + o.finalState;
     saveCheckpoint(scene, out.finalPath, finalOutputs);

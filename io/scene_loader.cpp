@@ -565,7 +565,7 @@ class Loader {
     OutputSpec& o = out_.run.outputs;
     if (!node) return;
     const JsonNode& n = *node;
-    n.keysOnly({"directory", "progress", "csv", "vtk", "final", "checkpoint"});
+    n.keysOnly({"directory", "progress", "csv", "contacts", "vtk", "final", "checkpoint"});
     if (n.has("directory")) {
       o.directory = n["directory"].string();
       if (o.directory.empty()) n["directory"].fail("a non-empty directory name");
@@ -573,7 +573,7 @@ class Loader {
     if (n.has("progress")) o.progress = n["progress"].boolean();
     if (n.has("csv")) {
       const JsonNode c = n["csv"];
-      c.keysOnly({"file", "interval", "particles", "cell"});
+      c.keysOnly({"file", "interval", "particles", "cell", "micromechanics", "walls", "packing"});
       o.csv.cell = cell_.has_value();
       if (c.has("cell")) {
         o.csv.cell = c["cell"].boolean();
@@ -591,6 +591,19 @@ class Loader {
           o.csv.particles.push_back(id);
         }
       }
+      if (c.has("micromechanics")) o.csv.micromechanics = c["micromechanics"].boolean();
+      if (c.has("walls") && c["walls"].boolean()) {
+        for (std::size_t i = 0; i < s_.particles.size(); ++i)
+          if (s_.particles.isWall(i)) o.csv.walls.push_back(i);
+        if (o.csv.walls.empty()) c["walls"].problem("the scene has no walls; remove the key or set it to false");
+      }
+      if (c.has("packing")) csvPacking(c["packing"], o.csv);
+    }
+    if (n.has("contacts")) {
+      const JsonNode c = n["contacts"];
+      c.keysOnly({"file", "interval"});
+      if (c.has("file")) o.contacts.file = fileName(c["file"]);
+      o.contacts.interval = c["interval"].integer(1, kMaxSteps);
     }
     if (n.has("vtk")) {
       const JsonNode v = n["vtk"];
@@ -610,6 +623,24 @@ class Loader {
       o.checkpointInterval = c["interval"].integer(1, kMaxSteps);
     }
     checkOutputNames(n);
+  }
+
+  // outputs.csv.packing: "cell" (a periodic scene) or {"min": [x, y, z], "max": [x, y, z]}, min < max.
+  void csvPacking(const JsonNode& n, CsvSpec& csv) const {
+    const char* expected = "\"cell\" or a box {\"min\": [x, y, z], \"max\": [x, y, z]}";
+    if (n.json().is_string()) {
+      if (n.string() != "cell") n.fail(expected);
+      if (!cell_) n.problem("the scene has no \"cell\"; give a box {\"min\": [x, y, z], \"max\": [x, y, z]}");
+      csv.packing = CsvSpec::Packing::Cell;
+      return;
+    }
+    if (!n.json().is_object()) n.fail(expected);
+    n.keysOnly({"min", "max"});
+    const Vec3 lo = n["min"].vec3(), hi = n["max"].vec3();
+    if (!(lo.array() < hi.array()).all()) n["max"].fail("a corner above \"min\" on every axis");
+    csv.packing = CsvSpec::Packing::Box;
+    csv.packingMin = {lo[0], lo[1], lo[2]};
+    csv.packingMax = {hi[0], hi[1], hi[2]};
   }
 
   // One file name (or the VTK series PREFIX..._NNNNNNNNN.vtu) an output writes.
@@ -650,6 +681,9 @@ class Loader {
       return n.has(key) ? std::optional<JsonNode>(n[key]) : std::nullopt;
     };
     if (o.csv.interval) names.push_back({o.csv.file, false, false, "outputs.csv.file", given("csv", "file"), "the CSV series"});
+    if (o.contacts.interval)
+      names.push_back(
+          {o.contacts.file, false, false, "outputs.contacts.file", given("contacts", "file"), "the contacts CSV"});
     if (o.vtk.interval) {
       std::vector<std::string> series = {o.vtk.prefix};
       if (o.vtk.contacts) series.push_back(o.vtk.prefix + "_contacts");

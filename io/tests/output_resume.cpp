@@ -104,7 +104,7 @@ BOOST_AUTO_TEST_CASE(short_changed_or_missing_files_are_refused) {
   OutputRecord rec;
   {
     Scene a = resumeScene();
-    CsvOutput s(file.string(), {}, false);
+    CsvOutput s(file.string(), std::vector<std::size_t>{}, false);
     for (int k = 0; k < 3; ++k) {
       a.run(10);
       s.write(a);
