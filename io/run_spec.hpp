@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,8 +49,22 @@ struct OutputSpec {
   std::uint64_t checkpointInterval = 0;         // steps; 0: none
 };
 
+// engine.stop and engine.duration with the automatic timestep (io/stop_condition.hpp): the run
+// ends at the first step where one of the set criteria holds (RunSpec::steps stays the last step).
+struct StopSpec {
+  std::optional<double> unbalancedForce;  // Yade's unbalanced force below this (solver/unbalanced_force.hpp)
+  std::optional<double> kineticEnergy;    // kinetic + rotational energy (J, the ledger's) below this
+  std::optional<double> time;             // simulated time (s) reached
+  std::uint64_t interval = 1;             // the force and energy criteria are checked every interval steps
+  bool any() const { return unbalancedForce || kineticEnergy || time; }
+};
+
 struct RunSpec {
-  std::uint64_t steps = 0;  // steps to run from the scene's current step
+  std::uint64_t steps = 0;  // the last step (steps are counted from the scene's start)
+  StopSpec stop;
+  // engine.duration with dt from the estimate: the run stops at the first step whose time reaches
+  // it (steps is then the largest count); dem-run --steps clears it.
+  std::optional<double> duration;
   int threads = 0;          // OpenMP threads; 0: the OpenMP default
   OutputSpec outputs;
 };

@@ -5,6 +5,7 @@
 #include "csv_output.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
+#include "stop_condition.hpp"
 #include "vtk_output.hpp"
 
 #include <algorithm>
@@ -94,10 +95,12 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     return st;
   };
   const std::uint64_t first = scene.stepCount, last = std::max(spec.steps, first);
+  StopSpec stop = spec.stop;  // a duration with dt from the estimate is a time criterion
+  if (spec.duration) stop.time = stop.time ? std::min(*stop.time, *spec.duration) : *spec.duration;
   ProgressBar bar(first, last, scene.particles.size(), o.progress);
   Scene good = scene;
   OutputState goodOutputs = outputState();
-  while (scene.stepCount < last) {
+  while (scene.stepCount < last && !timeReached(scene, stop)) {
     if (scene.stepCount % options.lastGoodInterval == 0 && scene.stepCount != good.stepCount) {
       good = scene;
       goodOutputs = outputState();
@@ -129,6 +132,11 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
       saveCheckpoint(scene, dir + o.checkpointFile, outputState());
     }
     bar.update(n, scene.time);
+    if (stop.any())
+      if (std::optional<std::string> why = stopReason(scene, stop)) {
+        out.stopReason = *why;
+        break;
+      }
   }
   bar.finish(scene.stepCount, scene.time);
   if (vtk) vtk->write(scene);

@@ -489,16 +489,23 @@ class Loader {
   }
 
   void engine(const JsonNode& n) {
-    n.keysOnly({"dt", "steps", "duration", "damping", "verletDist", "gravity", "rotation", "firstStepAdjustment",
-                "threads", "law"});
+    n.keysOnly({"dt", "steps", "duration", "stop", "damping", "verletDist", "gravity", "rotation",
+                "firstStepAdjustment", "threads", "law"});
     if (n.has("law")) lawFromName(n["law"].oneOf({"cundall", "hertzMindlin"}), s_.law);
     const double dt = timestep(n["dt"]);
-    if (n.has("steps") == n.has("duration")) n.problem("expected exactly one of \"steps\" and \"duration\"");
-    if (n.has("duration") && !(dt > 0.0))
-      n["duration"].problem("with dt from the global-stiffness estimate the number of steps is not known in advance; "
-                            "give \"steps\" instead of \"duration\"");
+    if (n.has("stop")) stop(n["stop"]);
+    if (n.has("steps") && n.has("duration")) n.problem("expected one of \"steps\" and \"duration\", not both");
+    if (!n.has("steps") && !n.has("duration") && !out_.run.stop.any())
+      n.problem("expected one of \"steps\" and \"duration\" (or a \"stop\" condition)");
     if (n.has("steps")) {
       out_.run.steps = n["steps"].integer(0, kMaxSteps);
+    } else if (!n.has("duration")) {
+      out_.run.steps = kMaxSteps;  // until a stop condition holds
+    } else if (!(dt > 0.0)) {
+      // dt from the estimate: the step count is not known in advance; the run stops at the time
+      const double T = n["duration"].nonNegative();
+      out_.run.steps = kMaxSteps;
+      out_.run.duration = T;
     } else {
       const double T = n["duration"].nonNegative();
       const double steps = std::ceil(T / dt - 1e-9);
@@ -526,6 +533,17 @@ class Loader {
     }
     if (n.has("firstStepAdjustment")) s_.setAdjVel0(n["firstStepAdjustment"].boolean());
     if (n.has("threads")) out_.run.threads = static_cast<int>(n["threads"].integer(1, 1024));
+  }
+
+  // engine.stop: {"unbalancedForce": F, "kineticEnergy": E, "time": T, "interval": n}, at least one criterion.
+  void stop(const JsonNode& n) {
+    n.keysOnly({"unbalancedForce", "kineticEnergy", "time", "interval"});
+    StopSpec& st = out_.run.stop;
+    if (n.has("unbalancedForce")) st.unbalancedForce = n["unbalancedForce"].positive();
+    if (n.has("kineticEnergy")) st.kineticEnergy = n["kineticEnergy"].positive();
+    if (n.has("time")) st.time = n["time"].nonNegative();
+    if (n.has("interval")) st.interval = n["interval"].integer(1, kMaxSteps);
+    if (!st.any()) n.problem("expected at least one of \"unbalancedForce\", \"kineticEnergy\" and \"time\"");
   }
 
   // engine.dt: a number (s), or {"fromStiffness": {"safety": s, "interval": n}} (dt := s x the
