@@ -433,7 +433,7 @@ class Loader {
   }
 
   void clump(const JsonNode& n) {
-    n.keysOnly({"members", "inertia", "gridSpacing"});
+    n.keysOnly({"members", "inertia", "gridSpacing", "vel", "angVel"});
     room(n, 1);
     mark(n);
     const JsonNode m = n["members"];
@@ -460,7 +460,16 @@ class Loader {
       if (o.gridSpacing < rMin / 200.0) n["gridSpacing"].fail("a spacing >= (smallest member radius) / 200");
     }
     gridWork(n, members, o);
-    atPath(n, [&] { return s_.addClump(members, o); });
+    const std::size_t body = atPath(n, [&] { return s_.addClump(members, o); });
+    if (n.has("vel") || n.has("angVel")) {
+      // given: replaces the motion from the members' momentum and angular momentum
+      const Vec3 v = n.has("vel") ? n["vel"].vec3() : s_.particles.vel[body];
+      const Vec3 w = n.has("angVel") ? n["angVel"].vec3() : s_.particles.angVel[body];
+      atPath(n, [&] {
+        s_.clumps.setMotion(s_.particles, body, v, w);
+        return 0;
+      });
+    }
   }
 
   // The grid inertia visits (cells x members); refuse a clump whose grid would take too long.
@@ -489,7 +498,7 @@ class Loader {
   }
 
   void engine(const JsonNode& n) {
-    n.keysOnly({"dt", "steps", "duration", "stop", "damping", "verletDist", "gravity", "rotation",
+    n.keysOnly({"dt", "steps", "duration", "stop", "damping", "dampGravity", "verletDist", "gravity", "rotation",
                 "firstStepAdjustment", "threads", "law"});
     if (n.has("law")) lawFromName(n["law"].oneOf({"cundall", "hertzMindlin"}), s_.law);
     const double dt = timestep(n["dt"]);
@@ -517,6 +526,7 @@ class Loader {
       const double d = n["damping"].inRange(0.0, 1.0, true, "a damping coefficient in [0, 1)");
       s_.setDamping(d);
     }
+    if (n.has("dampGravity")) s_.setDampGravity(n["dampGravity"].boolean());
     if (n.has("verletDist")) {
       const double v = n["verletDist"].number();
       if (!(v > -10.0 && v < 1e6)) n["verletDist"].fail("a number in (-10, 1e6): > 0 a length, < 0 a fraction of the smallest radius");
