@@ -1,5 +1,6 @@
 #include "csv_output.hpp"
 
+#include "solver/angular_momentum.hpp"
 #include "solver/coordination.hpp"
 #include "solver/packing_fraction.hpp"
 #include "solver/unbalanced_force.hpp"
@@ -65,7 +66,7 @@ std::string CsvOutput::header() const {
   for (const std::size_t id : spec_.walls)
     for (const char* c : {"fx", "fy", "fz", "tx", "ty", "tz"}) h += ",w" + std::to_string(id) + "_" + c;
   for (const std::size_t id : spec_.particles)
-    for (const char* c : {"x", "y", "z", "vx", "vy", "vz", "wx", "wy", "wz"})
+    for (const char* c : {"x", "y", "z", "vx", "vy", "vz", "wx", "wy", "wz", "qw", "qx", "qy", "qz", "Lx", "Ly", "Lz"})
       h += ",p" + std::to_string(id) + "_" + c;
   return h + '\n';
 }
@@ -125,8 +126,12 @@ void CsvOutput::write(const Scene& s) {
   writeLedger(s);
   writeMeasures(s);
   const Particles& p = s.particles;
-  for (const std::size_t id : spec_.particles)
+  for (const std::size_t id : spec_.particles) {
     for (const Vec3* v : {&p.pos[id], &p.vel[id], &p.angVel[id]}) appendNumbers(row_, *v);
+    const Quat& q = p.ori[id];
+    for (const double c : {q.w(), q.x(), q.y(), q.z()}) appendNumber(row_, c);
+    appendNumbers(row_, angularMomentum(p, id));
+  }
   row_ += '\n';
   file_.write(row_);
 }

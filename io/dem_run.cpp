@@ -16,6 +16,7 @@
 // of it); 3 runaway (dt above critical: the last good state is written).
 
 #include "io/checkpoint.hpp"
+#include "io/clump_report.hpp"
 #include "io/runner.hpp"
 #include "io/scene_loader.hpp"
 
@@ -177,8 +178,10 @@ int main(int argc, char** argv) {
   // instead of staying in the heap under the contact columns built at the first step.
   malloc_trim(0);
 #endif
-  if (!quiet)
+  if (!quiet) {
     for (const dem::io::PackingReport& r : loaded.packings) std::cerr << formatPackingReport(r);
+    if (restart.empty()) std::cerr << dem::io::formatClumpReport(loaded.scene);
+  }
   dem::io::RunSpec& spec = loaded.run;
   for (const std::size_t id : spec.outputs.csv.particles)
     if (id >= loaded.scene.particles.size()) {

@@ -1,6 +1,8 @@
 #include "runner.hpp"
 
+#include "atomic_file.hpp"
 #include "checkpoint.hpp"
+#include "clump_report.hpp"
 #include "contacts_output.hpp"
 #include "csv_output.hpp"
 #include "output_files.hpp"
@@ -59,6 +61,8 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     for (const OutputRecord& f : restore->files)
       if (std::find(active.begin(), active.end(), f.file) != active.end()) verifiedPrefix(dir + f.file, f, ckptName);
   }
+  if (fresh && scene.stepCount == 0 && !scene.clumps.list.empty())
+    writeFileAtomically(dir + kClumpTableFile, clumpTable(scene));  // the clumps as loaded
   std::unique_ptr<CsvOutput> csv;
   if (o.csv.interval) {
     const OutputRecord* rec = restore ? restore->find(o.csv.file) : nullptr;

@@ -1,5 +1,6 @@
 #include "scene_loader.hpp"
 
+#include "clump_report.hpp"
 #include "generators.hpp"
 #include "solver/laws.hpp"
 
@@ -726,6 +727,7 @@ class Loader {
       names.push_back({o.checkpointFile, false, true, "outputs.checkpoint.file", given("checkpoint", "file"),
                        "the periodic checkpoint"});
     names.push_back({kLastGoodFile, false, true, "", std::nullopt, "the state before a runaway"});
+    if (!s_.clumps.list.empty()) names.push_back({kClumpTableFile, false, true, "", std::nullopt, "the clump table"});
     const auto describeName = [](const OutputName& x) {
       return x.what + (x.series ? " " + x.name + "_NNNNNNNNN.vtu" : " \"" + x.name + "\"");
     };

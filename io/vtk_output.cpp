@@ -2,8 +2,9 @@
 
 #include "atomic_file.hpp"
 #include "output_files.hpp"
-#include "vtu_reader.hpp"
+#include "solver/angular_momentum.hpp"
 #include "solver/contact_geometry.hpp"
+#include "vtu_reader.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -57,6 +58,17 @@ void vecArray(std::string& s, std::string_view name, const std::vector<std::size
     appendNum(s, v[0]);
     appendNum(s, v[1]);
     appendNum(s, v[2]);
+  }
+  closeArray(s);
+}
+
+// Quaternions as 4 components w, x, y, z.
+template <class F>
+void quatArray(std::string& s, std::string_view name, const std::vector<std::size_t>& ids, F&& get) {
+  openArray(s, "Float64", name, 4);
+  for (const std::size_t i : ids) {
+    const Quat q = get(i);
+    for (const double c : {q.w(), q.x(), q.y(), q.z()}) appendNum(s, c);
   }
   closeArray(s);
 }
@@ -128,6 +140,11 @@ std::string particlesVtu(const Scene& scene) {
   vecArray(s, "angularVelocity", ids, [&](std::size_t i) { return p.angVel[i]; });
   vecArray(s, "force", ids, [&](std::size_t i) { return p.force[i]; });
   vecArray(s, "torque", ids, [&](std::size_t i) { return p.torque[i]; });
+  quatArray(s, "orientation", ids, [&](std::size_t i) { return p.ori[i]; });
+  vecArray(s, "angularMomentum", ids, [&](std::size_t i) { return angularMomentum(p, i); });
+  openArray(s, "Int64", "clump", 1);  // the clump body's id, -1 for a body in no clump
+  for (const std::size_t i : ids) s += std::to_string(p.clump[i]) + ' ';
+  closeArray(s);
   s += "      </PointData>\n";
   gridEnd(s);
   return s;

@@ -3,8 +3,10 @@
 //
 // Particles (spheres, clump members included; walls and clump bodies have no sphere shape and are
 // left out) are points (VTK_VERTEX cells) with point data
-//   id, radius, material, velocity, angularVelocity, force, torque
-// (positions at the scene's time; velocities mid-step; force and torque those of the last step).
+//   id, radius, material, velocity, angularVelocity, force, torque, orientation (quaternion w, x, y,
+//   z, body to global axes), angularMomentum (solver/angular_momentum.hpp), clump (the clump body's id, -1: none)
+// (positions and orientations at the scene's time; velocities and angular momenta mid-step; force
+// and torque those of the last step).
 // In ParaView: Glyph filter, Sphere glyph, Scale by "radius", scale factor 2 (glyphs are diameters).
 // Contacts (optional) are lines (VTK_LINE) from particle 1's centre to particle 2's centre (a wall
 // contact ends at the contact point; in a periodic cell a contact ends at the image x2 + H cellDist) with cell data id1, id2, normalForce (|F.n|, N), force (on

@@ -42,7 +42,7 @@ class Run:
         self.reference = dem.load_checkpoint(os.path.join(out, "final.ckpt"))
         with open(os.path.join(out, "series.csv"), newline="") as f:
             self.rows = list(csv.DictReader(f))
-        self.particles = sorted({int(c[1:].split("_")[0]) for c in self.rows[0] if c.startswith("p")})
+        self.particles = sorted({int(c[1:].split("_")[0]) for c in self.rows[0] if c.startswith("p") and c[1:2].isdigit()})
 
         self.recorded = []
         self.python = dem.load_scene(scene_file)
