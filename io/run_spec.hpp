@@ -31,6 +31,8 @@ struct VtkSpec {
   std::string prefix = "particles";  // PREFIX_NNNNNN.vtu and PREFIX.pvd (contacts: PREFIX_contacts...)
   std::uint64_t interval = 0;        // steps between snapshots; 0: no VTK
   bool contacts = false;             // also write real contacts as lines with their normal force
+  bool binary = true;                // appended raw binary; false: ASCII
+  bool compress = true;              // binary: zlib-compressed when the build has zlib
 };
 
 // The state before a runaway (io/runner.hpp, RunOptions::lastGoodFile).

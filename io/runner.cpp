@@ -9,6 +9,7 @@
 #include "progress_bar.hpp"
 #include "stop_condition.hpp"
 #include "vtk_output.hpp"
+#include "vtu_binary.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -83,7 +84,8 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
   }
   std::unique_ptr<VtkOutput> vtk;
   if (o.vtk.interval) {
-    vtk = std::make_unique<VtkOutput>(o.directory, o.vtk.prefix, o.vtk.contacts);
+    vtk = std::make_unique<VtkOutput>(o.directory, o.vtk.prefix, o.vtk.contacts, o.vtk.binary,
+                                      o.vtk.binary && o.vtk.compress && vtkZlibAvailable());
     vtk->removeTemporaries();
     bool restored = false;
     if (restore) restored = vtk->restore(scene, *restore, ckptName);

@@ -636,7 +636,12 @@ class Loader {
     }
     if (n.has("vtk")) {
       const JsonNode v = n["vtk"];
-      v.keysOnly({"prefix", "interval", "contacts"});
+      v.keysOnly({"prefix", "interval", "contacts", "format"});
+      if (v.has("format")) {
+        const std::string f = v["format"].oneOf({"binary", "raw", "ascii"});
+        o.vtk.binary = f != "ascii";
+        o.vtk.compress = f == "binary";
+      }
       if (v.has("prefix")) o.vtk.prefix = fileName(v["prefix"]);
       o.vtk.interval = v["interval"].integer(1, kMaxSteps);
       if (v.has("contacts")) o.vtk.contacts = v["contacts"].boolean();

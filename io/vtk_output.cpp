@@ -4,6 +4,7 @@
 #include "output_files.hpp"
 #include "solver/angular_momentum.hpp"
 #include "solver/contact_geometry.hpp"
+#include "vtu_binary.hpp"
 #include "vtu_reader.hpp"
 
 #include <cstdio>
@@ -249,8 +250,12 @@ void VtkOutput::Series::setText(std::string t) {
   hash = fnv1a64(text);
 }
 
-VtkOutput::VtkOutput(std::string directory, std::string prefix, bool contacts)
-    : dir_(std::move(directory)), prefix_(std::move(prefix)), contacts_(contacts) {
+VtkOutput::VtkOutput(std::string directory, std::string prefix, bool contacts, bool binary, bool compress)
+    : dir_(std::move(directory)),
+      prefix_(std::move(prefix)),
+      contacts_(contacts),
+      binary_(binary),
+      compress_(compress) {
   for (Series* s : {&particles_, &contactFiles_, &cellFiles_}) s->setText(std::string(kPvdHead));
   particles_.name = prefix_;
   contactFiles_.name = prefix_ + "_contacts";
@@ -369,7 +374,7 @@ void VtkOutput::records(std::vector<OutputRecord>& out) const {
 
 void VtkOutput::add(Series& series, const Scene& scene, const std::string& vtu) {
   const std::string file = stepName(series.name, scene.stepCount);
-  writeFileAtomically(dir_ + "/" + file, vtu);
+  writeFileAtomically(dir_ + "/" + file, binary_ ? appendedBinaryVtu(vtu, compress_) : vtu);
   const std::string line = pvdLine({scene.time, file});
   series.text += line;
   series.hash = fnv1a64(line, series.hash);

@@ -1,5 +1,6 @@
 #pragma once
-// VTK snapshots for ParaView: XML UnstructuredGrid (.vtu, ASCII) files and .pvd collections.
+// VTK snapshots for ParaView: XML UnstructuredGrid (.vtu; ASCII, or appended raw binary, zlib-compressed
+// when the build has zlib: io/vtu_binary.hpp) files and .pvd collections.
 //
 // Particles (spheres, clump members included; walls and clump bodies have no sphere shape and are
 // left out) are points (VTK_VERTEX cells) with point data
@@ -51,7 +52,8 @@ class VtkOutput {
   // Snapshots go to DIR/PREFIX_NNNNNNNNN.vtu (NNN: the step), DIR/PREFIX_contacts_NNN.vtu,
   // DIR/PREFIX_cell_NNN.vtu (periodic scenes), and the collections DIR/PREFIX.pvd,
   // DIR/PREFIX_contacts.pvd, DIR/PREFIX_cell.pvd.
-  VtkOutput(std::string directory, std::string prefix, bool contacts);
+  // binary: appended raw data (io/vtu_binary.hpp), zlib-compressed when `compress`; else ASCII.
+  VtkOutput(std::string directory, std::string prefix, bool contacts, bool binary = false, bool compress = false);
   // Writes the scene's snapshot (once per step: a second call at the same step does nothing).
   void write(const Scene& scene);
   // A restart from a checkpoint without output state (format versions 1-3): keeps the entries of
@@ -83,6 +85,7 @@ class VtkOutput {
 
   std::string dir_, prefix_;
   bool contacts_;
+  bool binary_ = false, compress_ = false;
   Series particles_, contactFiles_, cellFiles_;
   std::uint64_t lastStep_ = ~std::uint64_t{0};
 };
