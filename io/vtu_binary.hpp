@@ -10,8 +10,8 @@
 //     each block of the bytes compressed by zlib's compress2 (level 6).
 // The numbers are those of the ASCII text (17 significant digits: the same doubles; test
 // io.vtk_binary). Parsing the text costs about as much as writing it. Sizes (the sheared periodic
-// example, 400 spheres with contacts and cell, 10 files): ASCII 229 kB, raw 190 kB (integers and
-// zeros are short as text, 8 bytes as Int64 / Float64), zlib 80 kB.
+// example, 400 spheres with contacts and cell, 6 files): ASCII 215 kB, raw 190 kB (integers and
+// zeros are short as text, 8 bytes as Int64 / Float64), zlib 73 kB.
 
 #include <string>
 #include <string_view>
