@@ -143,6 +143,10 @@ std::string particlesVtu(const Scene& scene) {
   vecArray(s, "torque", ids, [&](std::size_t i) { return p.torque[i]; });
   quatArray(s, "orientation", ids, [&](std::size_t i) { return p.ori[i]; });
   vecArray(s, "angularMomentum", ids, [&](std::size_t i) { return angularMomentum(p, i); });
+  // the rigid body a point belongs to: its clump for a member, itself otherwise
+  const auto body = [&](std::size_t i) { return p.isClumpMember(i) ? static_cast<std::size_t>(p.clump[i]) : i; };
+  quatArray(s, "bodyOrientation", ids, [&](std::size_t i) { return p.ori[body(i)]; });
+  vecArray(s, "bodyAngularMomentum", ids, [&](std::size_t i) { return angularMomentum(p, body(i)); });
   openArray(s, "Int64", "clump", 1);  // the clump body's id, -1 for a body in no clump
   for (const std::size_t i : ids) s += std::to_string(p.clump[i]) + ' ';
   closeArray(s);

@@ -5,7 +5,9 @@
 // Particles (spheres, clump members included; walls and clump bodies have no sphere shape and are
 // left out) are points (VTK_VERTEX cells) with point data
 //   id, radius, material, velocity, angularVelocity, force, torque, orientation (quaternion w, x, y,
-//   z, body to global axes), angularMomentum (solver/angular_momentum.hpp), clump (the clump body's id, -1: none)
+//   z, body to global axes), angularMomentum (solver/angular_momentum.hpp), bodyOrientation and
+//   bodyAngularMomentum (those of the rigid body the point belongs to: its clump for a clump member,
+//   itself otherwise), clump (the clump body's id, -1: none)
 // (positions and orientations at the scene's time; velocities and angular momenta mid-step; force
 // and torque those of the last step).
 // In ParaView: Glyph filter, Sphere glyph, Scale by "radius", scale factor 2 (glyphs are diameters).

@@ -44,7 +44,7 @@ BOOST_AUTO_TEST_CASE(particles_parse_back_with_the_written_values) {
   BOOST_REQUIRE(g.nPoints == spheres.size());
   BOOST_TEST(g.nCells == spheres.size());
   for (const char* name : {"id", "radius", "velocity", "angularVelocity", "force", "torque", "material", "orientation",
-                           "angularMomentum", "clump"})
+                           "angularMomentum", "bodyOrientation", "bodyAngularMomentum", "clump"})
     BOOST_TEST(g.pointData.count(name) == 1u, name);
   for (std::size_t k = 0; k < spheres.size(); ++k) {
     const std::size_t i = spheres[k];
