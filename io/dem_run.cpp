@@ -98,9 +98,11 @@ std::string checkSummary(const dem::Scene& scene, const dem::io::RunSpec& spec) 
     if (spec.duration)
       s << ", duration " << *spec.duration << " s: about " << std::ceil((*spec.duration - scene.time) / dt - 1e-9)
         << " steps at that dt";
-    else s << ", " << spec.steps << " steps";
-  } else {
+    else if (spec.steps < dem::io::kMaxRunSteps) s << ", " << spec.steps << " steps";
+  } else if (spec.steps < dem::io::kMaxRunSteps) {
     s << spec.steps << " steps of dt = " << scene.dt() << " s";
+  } else {
+    s << "dt = " << scene.dt() << " s, no step limit";
   }
   if (stop.time) s << "; stops at t = " << *stop.time << " s";
   if (stop.unbalancedForce || stop.kineticEnergy) {

@@ -51,6 +51,9 @@ struct OutputSpec {
   std::uint64_t checkpointInterval = 0;         // steps; 0: none
 };
 
+// The largest step count of a scene file; a run with a stop condition and no steps runs to it.
+inline constexpr std::uint64_t kMaxRunSteps = 1'000'000'000'000ull;
+
 // engine.stop and engine.duration with the automatic timestep (io/stop_condition.hpp): the run
 // ends at the first step where one of the set criteria holds (RunSpec::steps stays the last step).
 struct StopSpec {

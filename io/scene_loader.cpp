@@ -22,7 +22,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::uint64_t kMaxSteps = 1'000'000'000'000ull;
+constexpr std::uint64_t kMaxSteps = kMaxRunSteps;
 
 // Runs f, turning the solver's std::invalid_argument into a SceneError at `node`'s path.
 template <class F>

@@ -25,7 +25,7 @@ std::optional<std::string> stopReason(const Scene& scene, const StopSpec& stop) 
   if (timeReached(scene, stop)) {
     std::ostringstream s;
     s.precision(9);
-    s << "time " << scene.time << " s reached " << *stop.time << " s";
+    s << "t = " << scene.time << " s reached the stop time " << *stop.time << " s";
     return s.str();
   }
   if (stop.interval == 0 || scene.stepCount % stop.interval != 0) return std::nullopt;
