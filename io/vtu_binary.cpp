@@ -16,8 +16,6 @@ namespace dem::io {
 static_assert(std::endian::native == std::endian::little, "the VTK files say byte_order=\"LittleEndian\"");
 
 namespace {
-constexpr std::size_t kBlock = 32768;  // uncompressed bytes per zlib block (VTK's default)
-
 [[noreturn]] void fail(const std::string& what) {
   std::string m("binary VTK: ");
   m += what;
@@ -53,6 +51,7 @@ std::string typedBytes(std::string_view type, std::string_view text) {
 // VTK's compressed block: header [n, block size, last partial size, compressed sizes...], then the blocks.
 std::string zlibBlock(const std::string& bytes) {
 #ifdef DEM_HAVE_ZLIB
+  constexpr std::size_t kBlock = 32768;  // uncompressed bytes per zlib block (VTK's default)
   const std::size_t n = (bytes.size() + kBlock - 1) / kBlock;
   std::string header, data;
   appendPod(header, std::uint64_t{n});
