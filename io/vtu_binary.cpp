@@ -1,8 +1,8 @@
 #include "vtu_binary.hpp"
 
 #include <bit>
+#include <charconv>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -29,21 +29,28 @@ void appendPod(std::string& s, T v) {
   s.append(b, sizeof v);
 }
 
+// The next number of `text` from `p` (std::from_chars: no copy of the text, exact for doubles).
+template <class T>
+T parseNumber(const char*& p, const char* end, std::string_view type) {
+  T v{};
+  const auto r = std::from_chars(p, end, v);
+  if (r.ec != std::errc()) fail(std::string("a value that is not a number in a DataArray of ").append(type));
+  p = r.ptr;
+  return v;
+}
+
 // The values of one ASCII DataArray as bytes of its type.
 std::string typedBytes(std::string_view type, std::string_view text) {
   std::string out;
-  const std::string copy(text);
-  const char* p = copy.c_str();
-  char* end = nullptr;
+  const char* p = text.data();
+  const char* const end = p + text.size();
   while (true) {
-    while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') ++p;
-    if (!*p) break;
-    if (type == "Float64") appendPod(out, std::strtod(p, &end));
-    else if (type == "Int64") appendPod(out, static_cast<std::int64_t>(std::strtoll(p, &end, 10)));
-    else if (type == "UInt8") appendPod(out, static_cast<std::uint8_t>(std::strtoul(p, &end, 10)));
+    while (p != end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) ++p;
+    if (p == end) break;
+    if (type == "Float64") appendPod(out, parseNumber<double>(p, end, type));
+    else if (type == "Int64") appendPod(out, parseNumber<std::int64_t>(p, end, type));
+    else if (type == "UInt8") appendPod(out, parseNumber<std::uint8_t>(p, end, type));
     else fail(std::string("DataArray type not handled: ").append(type));
-    if (end == p) fail(std::string("a value that is not a number in a DataArray of ").append(type));
-    p = end;
   }
   return out;
 }
