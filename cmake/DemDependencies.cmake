@@ -26,6 +26,9 @@ if(DEM_BUILD_IO)
   if(NOT TARGET Boost::headers)
     dem_missing("Boost headers (Boost.Math: the log-normal size distribution of io/)" "libboost-dev")
   endif()
+  # Optional: zlib-compressed binary VTK (io/vtu_binary.hpp); without it the binary VTK is uncompressed.
+  find_package(ZLIB QUIET)
+  set(DEM_HAVE_ZLIB ${ZLIB_FOUND})
 endif()
 
 if(DEM_BUILD_TESTS OR DEM_BUILD_REPORTS)

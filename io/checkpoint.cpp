@@ -495,6 +495,7 @@ std::string checkpointBytes(const Scene& s, const OutputState& outputs) {
   w.pod(static_cast<std::uint8_t>(s.rotationAlgorithm()));
   w.vec(s.gravity);
   w.pod(static_cast<std::uint8_t>(s.law));
+  w.pod(static_cast<std::uint8_t>(s.dampGravity()));  // version 5
   w.size(s.materials.size());
   for (const Material& m : s.materials)
     for (const double v : {m.density, m.young, m.ksRatio, m.frictionAngle, m.poisson, m.restitution}) w.pod(v);
@@ -548,6 +549,7 @@ Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name
     if (law > static_cast<std::uint8_t>(ContactLaw::HertzMindlin)) r.fail("unknown contact law");
     s.law = static_cast<ContactLaw>(law);
   }
+  if (version >= 5) s.setDampGravity(r.pod<std::uint8_t>() != 0);  // earlier versions: damped gravity
   s.materials.resize(r.size(version >= 3 ? 48 : 32));
   for (Material& m : s.materials) {
     for (double* v : {&m.density, &m.young, &m.ksRatio, &m.frictionAngle}) *v = r.pod<double>();

@@ -7,7 +7,8 @@
 //                      the same system; dt, damping, steps and output intervals may change:
 //                      io/restart_check.hpp)
 //     --threads N      OpenMP threads (overrides engine.threads)
-//     --check          load and check the scene, run nothing
+//     --check          load and check the scene (dt, estimated for the automatic timestep, and the
+//                      step count), run nothing
 //     --quiet          no progress bar (nor the size-distribution report)
 //     -h, --help       every option and exit code, on stdout
 // Exit codes: 0 done; 1 an I/O or other error while running (the message names the file and the
@@ -19,6 +20,7 @@
 
 #include "io/checkpoint.hpp"
 #include "io/restart_check.hpp"
+#include "io/clump_report.hpp"
 #include "io/runner.hpp"
 #include "io/scene_loader.hpp"
 #include "io/start_overlap.hpp"
@@ -30,11 +32,13 @@
 #endif
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <new>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -52,15 +56,16 @@ void usage(bool full = false) {
         "guide: docs/user-guide.md) and writes the outputs it asks for.\n"
         "options:\n"
         "  --out DIR        output directory (overrides outputs.directory; created when missing)\n"
-        "  --steps N        run until step N (overrides engine.steps / engine.duration; steps are counted from\n"
-        "                   the scene's start, also after --restart)\n"
+        "  --steps N        run until step N (overrides engine.steps / engine.duration; engine.stop still holds;\n"
+        "                   steps are counted from the scene's start, also after --restart)\n"
         "  --restart FILE   resume from a checkpoint written by dem-run (restart.ckpt, final.ckpt, last-good.ckpt);\n"
         "                   the scene file must describe the same system (bodies, materials, gravity, law, cell,\n"
         "                   the CSV's columns and the outputs' names; a difference is refused, exit 2); dt,\n"
         "                   damping, the last step and the output intervals are taken from it; the outputs are\n"
         "                   checked against the checkpoint and cut back to its step\n"
         "  --threads N      OpenMP threads, 1 to 1024 (overrides engine.threads; results are the same bits for any N)\n"
-        "  --check          load and check the scene, print a summary, run nothing\n"
+        "  --check          load and check the scene, print a summary (bodies, dt - the estimate for dt from\n"
+        "                   the global stiffness -, the step count it implies, stop conditions), run nothing\n"
         "  --quiet          no progress bar and no size-distribution report on stderr\n"
         "  -h, --help       this text\n"
         "exit codes:\n"
@@ -88,6 +93,44 @@ bool parseCount(const char* s, std::uint64_t& v) {
   return r.ec == std::errc() && r.ptr == end;
 }
 
+// The automatic timestep of the loaded scene: safety x the global-stiffness estimate with the
+// contacts of the initial positions, as the first step evaluates it.
+double estimatedDt(const dem::Scene& scene) {
+  dem::Scene copy = scene;
+  if (copy.particles.size() > 1) copy.updateCollider();
+  return copy.dtSafety() * copy.criticalTimestep().dt;
+}
+
+// --check: the bodies, dt (estimated for the automatic timestep), the step count, the stop conditions.
+std::string checkSummary(const dem::Scene& scene, const dem::io::RunSpec& spec) {
+  std::ostringstream s;
+  s.precision(6);
+  s << scene.particles.size() << " bodies, ";
+  const dem::io::StopSpec& stop = spec.stop;
+  if (scene.dtSafety() > 0.0) {
+    const double dt = estimatedDt(scene);
+    s << "dt = " << dt << " s (" << scene.dtSafety() << " x the global-stiffness estimate at the start";
+    if (scene.dtInterval() > 0) s << ", re-evaluated every " << scene.dtInterval() << " steps";
+    s << ")";
+    if (spec.duration)
+      s << ", duration " << *spec.duration << " s: about " << std::ceil((*spec.duration - scene.time) / dt - 1e-9)
+        << " steps at that dt";
+    else if (spec.steps < dem::io::kMaxRunSteps) s << ", " << spec.steps << " steps";
+  } else if (spec.steps < dem::io::kMaxRunSteps) {
+    s << spec.steps << " steps of dt = " << scene.dt() << " s";
+  } else {
+    s << "dt = " << scene.dt() << " s, no step limit";
+  }
+  if (stop.time) s << "; stops at t = " << *stop.time << " s";
+  if (stop.unbalancedForce || stop.kineticEnergy) {
+    s << "; stops when";
+    if (stop.unbalancedForce) s << " unbalanced force < " << *stop.unbalancedForce;
+    if (stop.unbalancedForce && stop.kineticEnergy) s << " or";
+    if (stop.kineticEnergy) s << " kinetic energy < " << *stop.kineticEnergy << " J";
+    s << " (checked every " << stop.interval << " steps)";
+  }
+  return s.str();
+}
 int run(int argc, char** argv);
 
 }  // namespace
@@ -187,8 +230,10 @@ int run(int argc, char** argv) {
   // instead of staying in the heap under the contact columns built at the first step.
   malloc_trim(0);
 #endif
-  if (!quiet)
+  if (!quiet) {
     for (const dem::io::PackingReport& r : loaded.packings) std::cerr << formatPackingReport(r);
+    if (restart.empty()) std::cerr << dem::io::formatClumpReport(loaded.scene);
+  }
   dem::io::RunSpec& spec = loaded.run;
   for (const std::size_t id : spec.outputs.csv.particles)
     if (id >= loaded.scene.particles.size()) {
@@ -196,13 +241,20 @@ int run(int argc, char** argv) {
                 << " bodies; outputs.csv.particles of " << scenePath << " names particle " << id << "\n";
       return kExitInput;
     }
-  if (haveSteps) spec.steps = steps;
+  if (haveSteps) {
+    spec.steps = steps;
+    spec.duration.reset();
+  }
   if (threads) spec.threads = static_cast<int>(threads);
   if (!outDir.empty()) spec.outputs.directory = outDir;
   if (quiet) spec.outputs.progress = false;
   if (check) {
-    std::cout << scenePath << ": ok (" << loaded.scene.particles.size() << " bodies, " << spec.steps
-              << " steps of dt = " << loaded.scene.dt() << " s)\n";
+    try {
+      std::cout << scenePath << ": ok (" << checkSummary(loaded.scene, spec) << ")\n";
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "dem-run: error: " << e.what() << "\n";
+      return kExitInput;
+    }
     return 0;
   }
   if (spec.threads > 0) omp_set_num_threads(spec.threads);
@@ -240,9 +292,10 @@ int run(int argc, char** argv) {
           r.stopCheckpoint.c_str());
       return kExitStopped;
     }
-    std::fprintf(stderr, "dem-run: %llu steps done (step %llu, t = %.9g s)%s%s\n",
+    const std::string stopped = r.stopReason.empty() ? "" : "; stopped: " + r.stopReason;
+    std::fprintf(stderr, "dem-run: %llu steps done (step %llu, t = %.9g s)%s%s%s\n",
                  static_cast<unsigned long long>(r.steps), static_cast<unsigned long long>(loaded.scene.stepCount),
-                 loaded.scene.time, r.finalPath.empty() ? "" : "; final state ", r.finalPath.c_str());
+                 loaded.scene.time, stopped.c_str(), r.finalPath.empty() ? "" : "; final state ", r.finalPath.c_str());
   } catch (const dem::io::RunError& e) {
     std::cerr << "dem-run: error: " << e.what() << "\n";
     return e.kind == dem::io::RunError::Kind::Solver ? kExitSimulation : kExitError;

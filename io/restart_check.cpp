@@ -90,7 +90,7 @@ void checkRestartScene(const Scene& fromFile, const Scene& checkpoint, const std
                       cellsDiffer(fromFile.cell, checkpoint.cell, d);
   if (differ)
     throw RestartMismatch(scenePath + ": does not describe the system of " + checkpointPath + ": " + d.what +
-                          "; refusing to restart (only dt, damping, the number of steps and the output intervals may "
+                          "; refusing to restart (only dt, damping, dampGravity, the number of steps and the output intervals may "
                           "change on a restart)");
 }
 
@@ -111,6 +111,11 @@ std::vector<std::string> applyRestartChanges(const Scene& fromFile, Scene& check
     notes.push_back("engine.damping: " + str(fromFile.damping()) + " (the checkpoint's: " + str(checkpoint.damping()) +
                     ")");
     checkpoint.setDamping(fromFile.damping());
+  }
+  if (fromFile.dampGravity() != checkpoint.dampGravity()) {
+    notes.push_back(std::string("engine.dampGravity: ") + (fromFile.dampGravity() ? "true" : "false") +
+                    " (the checkpoint's: " + (checkpoint.dampGravity() ? "true" : "false") + ")");
+    checkpoint.setDampGravity(fromFile.dampGravity());
   }
   return notes;
 }

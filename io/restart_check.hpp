@@ -11,7 +11,7 @@
 //
 // What may change, and is applied from the scene file (each change noted on stderr): dt (a number,
 // or fromStiffness with another safety or interval, evaluated again at the next step), the Cundall
-// damping, the last step (engine.steps / --steps) and the output intervals. Unchanged settings keep
+// damping (and dampGravity), the last step (engine.steps / --steps) and the output intervals. Unchanged settings keep
 // the checkpoint's state exactly, so an unchanged restart stays bit-identical.
 
 #include "checkpoint.hpp"
@@ -31,7 +31,7 @@ class RestartMismatch : public CheckpointError {
 void checkRestartScene(const Scene& fromFile, const Scene& checkpoint, const std::string& scenePath,
                        const std::string& checkpointPath);
 
-// Applies dt and damping of the scene file to the checkpoint's scene where they differ; returns a
+// Applies dt, damping and dampGravity of the scene file to the checkpoint's scene where they differ; returns a
 // note for each change.
 std::vector<std::string> applyRestartChanges(const Scene& fromFile, Scene& checkpoint);
 

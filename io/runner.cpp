@@ -1,10 +1,15 @@
 #include "runner.hpp"
 
+#include "atomic_file.hpp"
 #include "checkpoint.hpp"
+#include "clump_report.hpp"
+#include "contacts_output.hpp"
 #include "csv_output.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
+#include "stop_condition.hpp"
 #include "vtk_output.hpp"
+#include "vtu_binary.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -28,24 +33,37 @@ void checkOutputNames(const OutputSpec& o, const OutputState& recorded, const st
   const std::string pvds[] = {o.vtk.prefix + ".pvd", o.vtk.prefix + "_contacts.pvd", o.vtk.prefix + "_cell.pvd"};
   for (const OutputRecord& f : recorded.files) {
     const bool csv = f.kind == OutputRecord::Kind::Appended;
-    if (csv ? !o.csv.interval || f.file == o.csv.file : !o.vtk.interval || std::ranges::count(pvds, f.file) > 0)
+    if (csv ? !o.csv.interval || f.file == o.csv.file || (o.contacts.interval && f.file == o.contacts.file)
+            : !o.vtk.interval || std::ranges::count(pvds, f.file) > 0)
       continue;
     throw OutputResumeError(dir + f.file + ": " + ckpt + " records this output, the scene names it " +
-                            (csv ? o.csv.file + " (outputs.csv.file)" : pvds[0] + " (outputs.vtk.prefix)") +
+                            (csv ? o.csv.file + " (outputs.csv.file)" +
+                                       (o.contacts.interval ? " and " + o.contacts.file + " (outputs.contacts.file)" : "")
+                                 : pvds[0] + " (outputs.vtk.prefix)") +
                             "; refusing to resume (output names may not change on a restart; --out into a new "
                             "directory starts the outputs afresh)");
   }
 }
 
+// The CSV columns the scene asks for (the cell's only when the scene has a cell).
+CsvSpec csvColumns(const CsvSpec& asked, const Scene& scene) {
+  CsvSpec columns = asked;
+  columns.cell = asked.cell && scene.cell.has_value();
+  return columns;
+}
+
 // A stop request after step n: the checkpoint of step n (when the scene asks for checkpoints; it is
 // already written when n is a checkpoint step), the CSV synced first and closed after.
-void stopCleanly(const Scene& scene, const OutputSpec& o, CsvOutput* csv, const OutputState& outputs, RunOutcome& out) {
+void stopCleanly(const Scene& scene, const OutputSpec& o, CsvOutput* csv, ContactsOutput* contacts,
+                 const OutputState& outputs, RunOutcome& out) {
   if (csv) csv->sync();
+  if (contacts) contacts->sync();
   if (o.checkpointInterval) {
     out.stopCheckpoint = o.directory + "/" + o.checkpointFile;
     if (scene.stepCount % o.checkpointInterval != 0) saveCheckpoint(scene, out.stopCheckpoint, outputs);
   }
   if (csv) csv->close();
+  if (contacts) contacts->close();
 }
 
 }  // namespace
@@ -77,6 +95,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     // Every recorded file this run writes is checked before any is cut back: a refusal leaves them all as they were.
     std::vector<std::string> active;
     if (o.csv.interval) active.push_back(o.csv.file);
+    if (o.contacts.interval) active.push_back(o.contacts.file);
     if (o.vtk.interval) {
       active.push_back(o.vtk.prefix + ".pvd");
       if (o.vtk.contacts) active.push_back(o.vtk.prefix + "_contacts.pvd");
@@ -86,21 +105,31 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
       if (std::find(active.begin(), active.end(), f.file) == active.end()) continue;
       const std::string bytes = verifiedPrefix(dir + f.file, f, ckptName);
       if (o.csv.interval && f.file == o.csv.file)
-        CsvOutput::checkHeader(dir + f.file, bytes,
-                               CsvOutput::header(o.csv.particles, o.csv.cell && scene.cell.has_value()), ckptName);
+        CsvOutput::checkHeader(dir + f.file, bytes, CsvOutput::header(csvColumns(o.csv, scene)), ckptName);
     }
   }
+  if (fresh && scene.stepCount == 0 && !scene.clumps.list.empty())
+    writeFileAtomically(dir + kClumpTableFile, clumpTable(scene));  // the clumps as loaded
   std::unique_ptr<CsvOutput> csv;
   if (o.csv.interval) {
     const OutputRecord* rec = restore ? restore->find(o.csv.file) : nullptr;
     if (rec && rec->kind != OutputRecord::Kind::Appended)
       throw OutputResumeError(dir + o.csv.file + ": " + ckptName + " records it as another kind of output; refusing to resume");
-    csv = std::make_unique<CsvOutput>(dir + o.csv.file, o.csv.particles, !fresh && !restore,
-                                      o.csv.cell && scene.cell.has_value(), rec, ckptName);
+    csv = std::make_unique<CsvOutput>(dir + o.csv.file, csvColumns(o.csv, scene), !fresh && !restore, rec, ckptName);
+    if (fresh && scene.stepCount == 0) csv->write(scene);  // the initial state
+  }
+  std::unique_ptr<ContactsOutput> contactsCsv;
+  if (o.contacts.interval) {
+    const OutputRecord* rec = restore ? restore->find(o.contacts.file) : nullptr;
+    if (rec && rec->kind != OutputRecord::Kind::Appended)
+      throw OutputResumeError(dir + o.contacts.file + ": " + ckptName +
+                              " records it as another kind of output; refusing to resume");
+    contactsCsv = std::make_unique<ContactsOutput>(dir + o.contacts.file, !fresh && !restore, rec, ckptName);
   }
   std::unique_ptr<VtkOutput> vtk;
   if (o.vtk.interval) {
-    vtk = std::make_unique<VtkOutput>(o.directory, o.vtk.prefix, o.vtk.contacts);
+    vtk = std::make_unique<VtkOutput>(o.directory, o.vtk.prefix, o.vtk.contacts, o.vtk.binary,
+                                      o.vtk.binary && o.vtk.compress && vtkZlibAvailable());
     vtk->removeTemporaries();
     bool restored = false;
     if (restore) restored = vtk->restore(scene, *restore, ckptName);
@@ -111,10 +140,13 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
   const auto outputState = [&] {
     OutputState st;
     if (csv) st.files.push_back(csv->record(o.csv.file));
+    if (contactsCsv) st.files.push_back(contactsCsv->record(o.contacts.file));
     if (vtk) vtk->records(st.files);
     return st;
   };
   const std::uint64_t first = scene.stepCount, last = std::max(spec.steps, first);
+  StopSpec stop = spec.stop;  // a duration with dt from the estimate is a time criterion
+  if (spec.duration) stop.time = stop.time ? std::min(*stop.time, *spec.duration) : *spec.duration;
   ProgressBar bar(first, last, scene.particles.size(), o.progress);
   Scene good = scene;
   OutputState goodOutputs = outputState();
@@ -129,6 +161,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     out.lastGoodPath = dir + options.lastGoodFile;
     try {
       if (csv) csv->sync();
+      if (contactsCsv) contactsCsv->sync();
     } catch (const std::exception&) {
       // (the CSV's own error; the state is saved all the same, and a restart checks the CSV against it)
     }
@@ -142,7 +175,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     bar.finish(scene.stepCount, scene.time);
     throw RunError(m.str(), kind);
   };
-  while (scene.stepCount < last) {
+  while (scene.stepCount < last && !timeReached(scene, stop)) {
     if (scene.stepCount % options.lastGoodInterval == 0 && scene.stepCount != good.stepCount) {
       good = scene;
       goodOutputs = outputState();
@@ -154,9 +187,11 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
       out.lastGoodStep = good.stepCount;
       out.lastGoodPath = dir + options.lastGoodFile;
       if (csv) csv->sync();
+      if (contactsCsv) contactsCsv->sync();
       saveCheckpoint(good, out.lastGoodPath, goodOutputs);
       if (vtk) vtk->write(good);
       if (csv) csv->close();
+      if (contactsCsv) contactsCsv->close();
       bar.finish(scene.stepCount, scene.time);
       return out;
     } catch (const std::bad_alloc& e) {
@@ -169,10 +204,12 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     const std::uint64_t n = scene.stepCount;
     try {
       if (csv && n % o.csv.interval == 0) csv->write(scene);
+      if (contactsCsv && n % o.contacts.interval == 0) contactsCsv->write(scene);
       if (vtk && n % o.vtk.interval == 0) vtk->write(scene);
       if (o.checkpointInterval && n % o.checkpointInterval == 0) {
         // every output on the disk first (the VTK files are synced as they are written)
         if (csv) csv->sync();
+        if (contactsCsv) contactsCsv->sync();
         saveCheckpoint(scene, dir + o.checkpointFile, outputState());
       }
     } catch (const std::bad_alloc& e) {
@@ -182,18 +219,25 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     }
     bar.update(n, scene.time);
     if (options.stop && options.stop->load() != 0 && scene.stepCount < last) {
-      stopCleanly(scene, o, csv.get(), outputState(), out);
+      stopCleanly(scene, o, csv.get(), contactsCsv.get(), outputState(), out);
       out.stopSignal = options.stop->load();
       bar.finish(scene.stepCount, scene.time);
       return out;
     }
+    if (stop.any())
+      if (std::optional<std::string> why = stopReason(scene, stop)) {
+        out.stopReason = *why;
+        break;
+      }
   }
   bar.finish(scene.stepCount, scene.time);
   try {
     if (vtk) vtk->write(scene);
     if (csv) csv->sync();
+    if (contactsCsv) contactsCsv->sync();
     const OutputState finalOutputs = outputState();
     if (csv) csv->close();
+    if (contactsCsv) contactsCsv->close();
     if (!o.finalState.empty()) {
       out.finalPath = dir + o.finalState;
       saveCheckpoint(scene, out.finalPath, finalOutputs);

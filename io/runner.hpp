@@ -52,6 +52,7 @@ struct RunOptions {
 
 struct RunOutcome {
   bool finished = false;
+  std::string stopReason;                // set when a stop condition ended the run (io/stop_condition.hpp)
   std::uint64_t steps = 0;               // steps run by this call
   std::optional<RunawayError> runaway;   // set when the run stopped on a runaway
   std::uint64_t lastGoodStep = 0;        // step of the state written to lastGoodFile
@@ -70,7 +71,8 @@ class RunError : public std::runtime_error {
   Kind kind;
 };
 
-// Runs `scene` until scene.stepCount == spec.steps (nothing when it is already there). Output
+// Runs `scene` until scene.stepCount == spec.steps (nothing when it is already there), or until a
+// stop condition of spec.stop holds after a step (then the run ends there as at its last step). Output
 // files go to spec.outputs.directory, which must exist. Throws std::runtime_error for I/O errors
 // (naming the file and the system's reason), OutputResumeError when an output does not match the
 // checkpoint's record of it, RunError for an error after the start.

@@ -1,5 +1,6 @@
 #include "scene_loader.hpp"
 
+#include "clump_report.hpp"
 #include "generators.hpp"
 #include "solver/laws.hpp"
 
@@ -21,7 +22,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::uint64_t kMaxSteps = 1'000'000'000'000ull;
+constexpr std::uint64_t kMaxSteps = kMaxRunSteps;
 
 // Runs f, turning the solver's std::invalid_argument into a SceneError at `node`'s path.
 template <class F>
@@ -433,7 +434,7 @@ class Loader {
   }
 
   void clump(const JsonNode& n) {
-    n.keysOnly({"members", "inertia", "gridSpacing"});
+    n.keysOnly({"members", "inertia", "gridSpacing", "vel", "angVel"});
     room(n, 1);
     mark(n);
     const JsonNode m = n["members"];
@@ -460,7 +461,16 @@ class Loader {
       if (o.gridSpacing < rMin / 200.0) n["gridSpacing"].fail("a spacing >= (smallest member radius) / 200");
     }
     gridWork(n, members, o);
-    atPath(n, [&] { return s_.addClump(members, o); });
+    const std::size_t body = atPath(n, [&] { return s_.addClump(members, o); });
+    if (n.has("vel") || n.has("angVel")) {
+      // given: replaces the motion from the members' momentum and angular momentum
+      const Vec3 v = n.has("vel") ? n["vel"].vec3() : s_.particles.vel[body];
+      const Vec3 w = n.has("angVel") ? n["angVel"].vec3() : s_.particles.angVel[body];
+      atPath(n, [&] {
+        s_.clumps.setMotion(s_.particles, body, v, w);
+        return 0;
+      });
+    }
   }
 
   // The grid inertia visits (cells x members); refuse a clump whose grid would take too long.
@@ -489,16 +499,23 @@ class Loader {
   }
 
   void engine(const JsonNode& n) {
-    n.keysOnly({"dt", "steps", "duration", "damping", "verletDist", "gravity", "rotation", "firstStepAdjustment",
-                "threads", "law"});
+    n.keysOnly({"dt", "steps", "duration", "stop", "damping", "dampGravity", "verletDist", "gravity", "rotation",
+                "firstStepAdjustment", "threads", "law"});
     if (n.has("law")) lawFromName(n["law"].oneOf({"cundall", "hertzMindlin"}), s_.law);
     const double dt = timestep(n["dt"]);
-    if (n.has("steps") == n.has("duration")) n.problem("expected exactly one of \"steps\" and \"duration\"");
-    if (n.has("duration") && !(dt > 0.0))
-      n["duration"].problem("with dt from the global-stiffness estimate the number of steps is not known in advance; "
-                            "give \"steps\" instead of \"duration\"");
+    if (n.has("stop")) stop(n["stop"]);
+    if (n.has("steps") && n.has("duration")) n.problem("expected one of \"steps\" and \"duration\", not both");
+    if (!n.has("steps") && !n.has("duration") && !out_.run.stop.any())
+      n.problem("expected one of \"steps\" and \"duration\" (or a \"stop\" condition)");
     if (n.has("steps")) {
       out_.run.steps = n["steps"].integer(0, kMaxSteps);
+    } else if (!n.has("duration")) {
+      out_.run.steps = kMaxSteps;  // until a stop condition holds
+    } else if (!(dt > 0.0)) {
+      // dt from the estimate: the step count is not known in advance; the run stops at the time
+      const double T = n["duration"].nonNegative();
+      out_.run.steps = kMaxSteps;
+      out_.run.duration = T;
     } else {
       const double T = n["duration"].nonNegative();
       const double steps = std::ceil(T / dt - 1e-9);
@@ -510,6 +527,7 @@ class Loader {
       const double d = n["damping"].inRange(0.0, 1.0, true, "a damping coefficient in [0, 1)");
       s_.setDamping(d);
     }
+    if (n.has("dampGravity")) s_.setDampGravity(n["dampGravity"].boolean());
     if (n.has("verletDist")) {
       const double v = n["verletDist"].number();
       if (!(v > -10.0 && v < 1e6)) n["verletDist"].fail("a number in (-10, 1e6): > 0 a length, < 0 a fraction of the smallest radius");
@@ -526,6 +544,17 @@ class Loader {
     }
     if (n.has("firstStepAdjustment")) s_.setAdjVel0(n["firstStepAdjustment"].boolean());
     if (n.has("threads")) out_.run.threads = static_cast<int>(n["threads"].integer(1, 1024));
+  }
+
+  // engine.stop: {"unbalancedForce": F, "kineticEnergy": E, "time": T, "interval": n}, at least one criterion.
+  void stop(const JsonNode& n) {
+    n.keysOnly({"unbalancedForce", "kineticEnergy", "time", "interval"});
+    StopSpec& st = out_.run.stop;
+    if (n.has("unbalancedForce")) st.unbalancedForce = n["unbalancedForce"].positive();
+    if (n.has("kineticEnergy")) st.kineticEnergy = n["kineticEnergy"].positive();
+    if (n.has("time")) st.time = n["time"].nonNegative();
+    if (n.has("interval")) st.interval = n["interval"].integer(1, kMaxSteps);
+    if (!st.any()) n.problem("expected at least one of \"unbalancedForce\", \"kineticEnergy\" and \"time\"");
   }
 
   // engine.dt: a number (s), or {"fromStiffness": {"safety": s, "interval": n}} (dt := s x the
@@ -565,7 +594,7 @@ class Loader {
     OutputSpec& o = out_.run.outputs;
     if (!node) return;
     const JsonNode& n = *node;
-    n.keysOnly({"directory", "progress", "csv", "vtk", "final", "checkpoint"});
+    n.keysOnly({"directory", "progress", "csv", "contacts", "vtk", "final", "checkpoint"});
     if (n.has("directory")) {
       o.directory = n["directory"].string();
       if (o.directory.empty()) n["directory"].fail("a non-empty directory name");
@@ -573,7 +602,7 @@ class Loader {
     if (n.has("progress")) o.progress = n["progress"].boolean();
     if (n.has("csv")) {
       const JsonNode c = n["csv"];
-      c.keysOnly({"file", "interval", "particles", "cell"});
+      c.keysOnly({"file", "interval", "particles", "cell", "micromechanics", "walls", "packing"});
       o.csv.cell = cell_.has_value();
       if (c.has("cell")) {
         o.csv.cell = c["cell"].boolean();
@@ -591,10 +620,28 @@ class Loader {
           o.csv.particles.push_back(id);
         }
       }
+      if (c.has("micromechanics")) o.csv.micromechanics = c["micromechanics"].boolean();
+      if (c.has("walls") && c["walls"].boolean()) {
+        for (std::size_t i = 0; i < s_.particles.size(); ++i)
+          if (s_.particles.isWall(i)) o.csv.walls.push_back(i);
+        if (o.csv.walls.empty()) c["walls"].problem("the scene has no walls; remove the key or set it to false");
+      }
+      if (c.has("packing")) csvPacking(c["packing"], o.csv);
+    }
+    if (n.has("contacts")) {
+      const JsonNode c = n["contacts"];
+      c.keysOnly({"file", "interval"});
+      if (c.has("file")) o.contacts.file = fileName(c["file"]);
+      o.contacts.interval = c["interval"].integer(1, kMaxSteps);
     }
     if (n.has("vtk")) {
       const JsonNode v = n["vtk"];
-      v.keysOnly({"prefix", "interval", "contacts"});
+      v.keysOnly({"prefix", "interval", "contacts", "format"});
+      if (v.has("format")) {
+        const std::string f = v["format"].oneOf({"binary", "raw", "ascii"});
+        o.vtk.binary = f != "ascii";
+        o.vtk.compress = f == "binary";
+      }
       if (v.has("prefix")) o.vtk.prefix = fileName(v["prefix"]);
       o.vtk.interval = v["interval"].integer(1, kMaxSteps);
       if (v.has("contacts")) o.vtk.contacts = v["contacts"].boolean();
@@ -610,6 +657,24 @@ class Loader {
       o.checkpointInterval = c["interval"].integer(1, kMaxSteps);
     }
     checkOutputNames(n);
+  }
+
+  // outputs.csv.packing: "cell" (a periodic scene) or {"min": [x, y, z], "max": [x, y, z]}, min < max.
+  void csvPacking(const JsonNode& n, CsvSpec& csv) const {
+    const char* expected = "\"cell\" or a box {\"min\": [x, y, z], \"max\": [x, y, z]}";
+    if (n.json().is_string()) {
+      if (n.string() != "cell") n.fail(expected);
+      if (!cell_) n.problem("the scene has no \"cell\"; give a box {\"min\": [x, y, z], \"max\": [x, y, z]}");
+      csv.packing = CsvSpec::Packing::Cell;
+      return;
+    }
+    if (!n.json().is_object()) n.fail(expected);
+    n.keysOnly({"min", "max"});
+    const Vec3 lo = n["min"].vec3(), hi = n["max"].vec3();
+    if (!(lo.array() < hi.array()).all()) n["max"].fail("a corner above \"min\" on every axis");
+    csv.packing = CsvSpec::Packing::Box;
+    csv.packingMin = {lo[0], lo[1], lo[2]};
+    csv.packingMax = {hi[0], hi[1], hi[2]};
   }
 
   // One file name (or the VTK series PREFIX..._NNNNNNNNN.vtu) an output writes.
@@ -650,6 +715,9 @@ class Loader {
       return n.has(key) ? std::optional<JsonNode>(n[key]) : std::nullopt;
     };
     if (o.csv.interval) names.push_back({o.csv.file, false, false, "outputs.csv.file", given("csv", "file"), "the CSV series"});
+    if (o.contacts.interval)
+      names.push_back(
+          {o.contacts.file, false, false, "outputs.contacts.file", given("contacts", "file"), "the contacts CSV"});
     if (o.vtk.interval) {
       std::vector<std::string> series = {o.vtk.prefix};
       if (o.vtk.contacts) series.push_back(o.vtk.prefix + "_contacts");
@@ -664,6 +732,7 @@ class Loader {
       names.push_back({o.checkpointFile, false, true, "outputs.checkpoint.file", given("checkpoint", "file"),
                        "the periodic checkpoint"});
     names.push_back({kLastGoodFile, false, true, "", std::nullopt, "the state before a runaway"});
+    if (!s_.clumps.list.empty()) names.push_back({kClumpTableFile, false, true, "", std::nullopt, "the clump table"});
     const auto describeName = [](const OutputName& x) {
       return x.what + (x.series ? " " + x.name + "_NNNNNNNNN.vtu" : " \"" + x.name + "\"");
     };

@@ -2,8 +2,10 @@
 
 #include "atomic_file.hpp"
 #include "output_files.hpp"
-#include "vtu_reader.hpp"
+#include "solver/angular_momentum.hpp"
 #include "solver/contact_geometry.hpp"
+#include "vtu_binary.hpp"
+#include "vtu_reader.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -57,6 +59,17 @@ void vecArray(std::string& s, std::string_view name, const std::vector<std::size
     appendNum(s, v[0]);
     appendNum(s, v[1]);
     appendNum(s, v[2]);
+  }
+  closeArray(s);
+}
+
+// Quaternions as 4 components w, x, y, z.
+template <class F>
+void quatArray(std::string& s, std::string_view name, const std::vector<std::size_t>& ids, F&& get) {
+  openArray(s, "Float64", name, 4);
+  for (const std::size_t i : ids) {
+    const Quat q = get(i);
+    for (const double c : {q.w(), q.x(), q.y(), q.z()}) appendNum(s, c);
   }
   closeArray(s);
 }
@@ -128,6 +141,15 @@ std::string particlesVtu(const Scene& scene) {
   vecArray(s, "angularVelocity", ids, [&](std::size_t i) { return p.angVel[i]; });
   vecArray(s, "force", ids, [&](std::size_t i) { return p.force[i]; });
   vecArray(s, "torque", ids, [&](std::size_t i) { return p.torque[i]; });
+  quatArray(s, "orientation", ids, [&](std::size_t i) { return p.ori[i]; });
+  vecArray(s, "angularMomentum", ids, [&](std::size_t i) { return angularMomentum(p, i); });
+  // the rigid body a point belongs to: its clump for a member, itself otherwise
+  const auto body = [&](std::size_t i) { return p.isClumpMember(i) ? static_cast<std::size_t>(p.clump[i]) : i; };
+  quatArray(s, "bodyOrientation", ids, [&](std::size_t i) { return p.ori[body(i)]; });
+  vecArray(s, "bodyAngularMomentum", ids, [&](std::size_t i) { return angularMomentum(p, body(i)); });
+  openArray(s, "Int64", "clump", 1);  // the clump body's id, -1 for a body in no clump
+  for (const std::size_t i : ids) s += std::to_string(p.clump[i]) + ' ';
+  closeArray(s);
   s += "      </PointData>\n";
   gridEnd(s);
   return s;
@@ -232,8 +254,12 @@ void VtkOutput::Series::setText(std::string t) {
   hash = fnv1a64(text);
 }
 
-VtkOutput::VtkOutput(std::string directory, std::string prefix, bool contacts)
-    : dir_(std::move(directory)), prefix_(std::move(prefix)), contacts_(contacts) {
+VtkOutput::VtkOutput(std::string directory, std::string prefix, bool contacts, bool binary, bool compress)
+    : dir_(std::move(directory)),
+      prefix_(std::move(prefix)),
+      contacts_(contacts),
+      binary_(binary),
+      compress_(compress) {
   for (Series* s : {&particles_, &contactFiles_, &cellFiles_}) s->setText(std::string(kPvdHead));
   particles_.name = prefix_;
   contactFiles_.name = prefix_ + "_contacts";
@@ -352,7 +378,7 @@ void VtkOutput::records(std::vector<OutputRecord>& out) const {
 
 void VtkOutput::add(Series& series, const Scene& scene, const std::string& vtu) {
   const std::string file = stepName(series.name, scene.stepCount);
-  writeFileAtomically(dir_ + "/" + file, vtu);
+  writeFileAtomically(dir_ + "/" + file, binary_ ? appendedBinaryVtu(vtu, compress_) : vtu);
   const std::string line = pvdLine({scene.time, file});
   series.text += line;
   series.hash = fnv1a64(line, series.hash);

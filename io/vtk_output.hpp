@@ -1,10 +1,15 @@
 #pragma once
-// VTK snapshots for ParaView: XML UnstructuredGrid (.vtu, ASCII) files and .pvd collections.
+// VTK snapshots for ParaView: XML UnstructuredGrid (.vtu; ASCII, or appended raw binary, zlib-compressed
+// when the build has zlib: io/vtu_binary.hpp) files and .pvd collections.
 //
 // Particles (spheres, clump members included; walls and clump bodies have no sphere shape and are
 // left out) are points (VTK_VERTEX cells) with point data
-//   id, radius, material, velocity, angularVelocity, force, torque
-// (positions at the scene's time; velocities mid-step; force and torque those of the last step).
+//   id, radius, material, velocity, angularVelocity, force, torque, orientation (quaternion w, x, y,
+//   z, body to global axes), angularMomentum (solver/angular_momentum.hpp), bodyOrientation and
+//   bodyAngularMomentum (those of the rigid body the point belongs to: its clump for a clump member,
+//   itself otherwise), clump (the clump body's id, -1: none)
+// (positions and orientations at the scene's time; velocities and angular momenta mid-step; force
+// and torque those of the last step).
 // In ParaView: Glyph filter, Sphere glyph, Scale by "radius", scale factor 2 (glyphs are diameters).
 // Contacts (optional) are lines (VTK_LINE) from particle 1's centre to particle 2's centre (a wall
 // contact ends at the contact point; in a periodic cell a contact ends at the image x2 + H cellDist) with cell data id1, id2, normalForce (|F.n|, N), force (on
@@ -49,7 +54,8 @@ class VtkOutput {
   // Snapshots go to DIR/PREFIX_NNNNNNNNN.vtu (NNN: the step), DIR/PREFIX_contacts_NNN.vtu,
   // DIR/PREFIX_cell_NNN.vtu (periodic scenes), and the collections DIR/PREFIX.pvd,
   // DIR/PREFIX_contacts.pvd, DIR/PREFIX_cell.pvd.
-  VtkOutput(std::string directory, std::string prefix, bool contacts);
+  // binary: appended raw data (io/vtu_binary.hpp), zlib-compressed when `compress`; else ASCII.
+  VtkOutput(std::string directory, std::string prefix, bool contacts, bool binary = false, bool compress = false);
   // Writes the scene's snapshot (once per step: a second call at the same step does nothing).
   void write(const Scene& scene);
   // A restart from a checkpoint without output state (format versions 1-3): keeps the entries of
@@ -81,6 +87,7 @@ class VtkOutput {
 
   std::string dir_, prefix_;
   bool contacts_;
+  bool binary_ = false, compress_ = false;
   Series particles_, contactFiles_, cellFiles_;
   std::uint64_t lastStep_ = ~std::uint64_t{0};
 };

@@ -354,7 +354,8 @@ nlohmann::json sceneJson(const PyScene& ps, std::uint64_t steps) {
                       {"damping", s.damping()},
                       {"verletDist", s.collider.verletDist},
                       {"law", dem::lawName(s.law)},
-                      {"firstStepAdjustment", s.adjVel0()}};
+                      {"firstStepAdjustment", s.adjVel0()},
+                      {"dampGravity", s.dampGravity()}};
   if (s.dtSafety() > 0.0) e["dt"] = {{"fromStiffness", {{"safety", s.dtSafety()}, {"interval", s.dtInterval()}}}};
   else if (s.dt() > 0.0) e["dt"] = s.dt();
   else throw std::invalid_argument("save_scene: dt is not set");
@@ -609,6 +610,9 @@ PYBIND11_MODULE(_dem, m) {
       .def_property(
           "first_step_adjustment", [](const PyScene& s) { return s.scene.adjVel0(); },
           [](PyScene& s, bool on) { s.scene.setAdjVel0(on); })
+      .def_property(
+          "damp_gravity", [](const PyScene& s) { return s.scene.dampGravity(); },
+          [](PyScene& s, bool on) { s.scene.setDampGravity(on); })
       .def_property(
           "energy_check", [](const PyScene& s) { return s.scene.runaway.energyCheck; },
           [](PyScene& s, bool on) { s.scene.runaway.energyCheck = on; })

@@ -195,6 +195,23 @@ std::size_t Clumps::add(Particles& p, const std::vector<std::size_t>& members, c
   return body;
 }
 
+// v_c, w_c given; L_c = R diag(I) R^T w_c; members v_i = v_c + w_c x r_i, w_i = w_c (Clump::moveMembers)
+void Clumps::setMotion(Particles& p, std::size_t body, const Vec3& vel, const Vec3& angVel) const {
+  const auto c = std::find_if(list.begin(), list.end(), [&](const Clump& k) { return k.body == body; });
+  if (c == list.end())
+    throw std::invalid_argument("particle " + std::to_string(body) + ": not a clump body; cannot set a clump's motion");
+  if (p.velMidstep[body] != 0)
+    throw std::invalid_argument("clump " + std::to_string(body) +
+                                ": already integrated; its motion is set before the first step");
+  if (!allFinite(vel) || !allFinite(angVel))
+    throw std::invalid_argument("clump " + std::to_string(body) + ": velocity and angular velocity must be finite");
+  const Mat3 R = p.ori[body].toRotationMatrix();
+  p.vel[body] = vel;
+  p.angVel[body] = angVel;
+  p.angMom[body] = R * p.inertia[body].asDiagonal() * R.transpose() * angVel;
+  placeClumpMembers(p, *c);
+}
+
 void Clumps::aggregate(Particles& p) const {
   const std::size_t n = list.size();
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)

@@ -76,6 +76,12 @@ struct Clumps {
   // members' total momentum and angular momentum; returns the clump body's id.
   std::size_t add(Particles& p, const std::vector<std::size_t>& members, const ClumpOptions& options = {});
 
+  // Sets the initial (on-step) velocity and angular velocity (global axes) of the clump whose body
+  // is `body`, before its first step: its angular momentum I_c w (I_c = R diag(I) R^T), and the
+  // members' rigid motion v_i = v + w x (x_i - x_c), w_i = w. Throws std::invalid_argument for a
+  // particle that is not a clump body, a clump already integrated, or a non-finite value.
+  void setMotion(Particles& p, std::size_t body, const Vec3& vel, const Vec3& angVel) const;
+
   // Step 1: adds the members' forces and torques to their clump bodies.
   void aggregate(Particles& p) const;
   // Step 3: places the members rigidly from their clump bodies' state.

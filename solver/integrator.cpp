@@ -21,8 +21,11 @@ struct Kick {
 
 // first: the particle has not been integrated yet (stored velocity is the user's on-step v(0)).
 // adjust: apply the first-step adjustment on this step.
-inline Kick kick(const Vec3& v, const Vec3& F, double invMass, double dt, double lambda, bool first,
-                 bool adjust, std::uint8_t blockedAxes) {
+// undamped: a part of F left out of the damping (m g with dampGravity off: Yade's
+// NewtonIntegrator.dampGravity = False); then only F_d = F - undamped is damped:
+//   a_damped = a - lambda s F_d / m,  s = sgn(F_d v_est).
+inline Kick kick(const Vec3& v, const Vec3& F, double invMass, double dt, double lambda, bool first, bool adjust,
+                 std::uint8_t blockedAxes, const Vec3* undamped = nullptr) {
   Kick k;
   for (int w = 0; w < 3; ++w) {
     const double a = F[w] * invMass;
@@ -32,14 +35,17 @@ inline Kick kick(const Vec3& v, const Vec3& F, double invMass, double dt, double
       k.dampForce[w] = 0.0;
       continue;
     }
+    const double fd = undamped ? F[w] - (*undamped)[w] : F[w];  // the damped force
     // On-step velocity estimate inside the sign of seed eq. (34). On an adjusted first step the
     // stored v is v(0) and v(-dt/2) = v(0) - a_d dt/2, so the estimate v(-dt/2) + a dt/2 equals
     // v(0) + lambda s a dt/2; taking s = +1 here is self-consistent in every case (if it yields
     // s = -1, then v(0) opposes F by more than lambda |a| dt/2 and s = -1 is consistent too).
-    const double vEst = (first && adjust) ? v[w] + lambda * a * dt / 2 : v[w] + a * (0.5 * dt);
-    const double s = signum(F[w] * vEst);
-    const double aDamped = a * (1.0 - lambda * s);
-    k.dampForce[w] = -((lambda * s) * F[w]);
+    const double vEst = !(first && adjust) ? v[w] + a * (0.5 * dt)
+                        : undamped         ? v[w] + lambda * (fd * invMass) * dt / 2
+                                           : v[w] + lambda * a * dt / 2;
+    const double s = signum(fd * vEst);
+    const double aDamped = undamped ? a - (lambda * s) * fd * invMass : a * (1.0 - lambda * s);
+    k.dampForce[w] = -((lambda * s) * fd);
     if (first && adjust) {
       k.vOnStep[w] = v[w];
       k.vNew[w] = v[w] + aDamped * dt / 2;
@@ -60,10 +66,11 @@ inline Kick kick(const Vec3& v, const Vec3& F, double invMass, double dt, double
 // (its dt/2 form from v(0) on an adjusted first step). A particle on the affine field of a steady L,
 // started by Scene::startOnAffineField, has v_f = 0 exactly.
 inline Kick homoDeformVelocity(const HomoDeform& h, const Vec3& v, const Vec3& x, const Vec3& F, double invMass,
-                               double dt, double lambda, bool first, bool adjust, std::uint8_t blockedAxes) {
+                               double dt, double lambda, bool first, bool adjust, std::uint8_t blockedAxes,
+                               const Vec3* undamped) {
   const bool half = first && adjust;
   const Vec3 vf = v - h.lPrev * (first ? x : Vec3(x - 0.5 * dt * v));
-  Kick k = kick(vf, F, invMass, dt, lambda, first, adjust, blockedAxes);
+  Kick k = kick(vf, F, invMass, dt, lambda, first, adjust, blockedAxes, undamped);
   const Vec3 aDt = k.vNew - vf;  // damped acceleration times dt (dt/2 on an adjusted first step)
   const Vec3 vNew = half ? Vec3(h.imll4hInvHalf * (h.lml * x + h.ipll4hHalf * v + aDt))
                          : Vec3(h.imll4hInv * (h.lml * x + h.ipll4h * v + aDt));
@@ -234,10 +241,10 @@ inline void addTerms(IntegratorScratch::Sums& sums, std::size_t i, double kineti
   }
 }
 
-inline bool freeSphere(const Particles& p, std::size_t i, const HomoDeform* homo) {
-  return !homo && p.clump[i] == kNoClump && p.velMidstep[i] != 0 && p.blocked[i] == 0 && !p.isAspherical(i);
+// The fast path damps the whole force: with dampGravity off (and damping) every body takes the general path.
+inline bool freeSphere(const Particles& p, std::size_t i, const HomoDeform* homo, bool fastPath) {
+  return fastPath && !homo && p.clump[i] == kNoClump && p.velMidstep[i] != 0 && p.blocked[i] == 0 && !p.isAspherical(i);
 }
-
 
 inline void integrateFreeSphere(Particles& p, std::size_t i, const Vec3& gravity, double dt, double lambda,
                                 IntegratorScratch::Sums& sums) {
@@ -325,6 +332,7 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
   const std::size_t nBlocks = (n + kEnergyBlock - 1) / kEnergyBlock;
   scratch.blocks.assign(nBlocks, IntegratorScratch::Sums{});
   const double lambda = settings.damping;
+  const bool fastPath = settings.dampGravity || lambda == 0.0;
 
 #pragma omp parallel for schedule(static) if (nBlocks > 1)
   for (std::size_t b = 0; b < nBlocks; ++b) {
@@ -337,7 +345,7 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
       // kLanes consecutive free spheres (the chunks start at multiples of kLanes: kEnergyBlock is one)
       if ((i - b * kEnergyBlock) % kLanes == 0 && i + kLanes <= end) {
         bool all = true;
-        for (std::size_t j = i; all && j < i + kLanes; ++j) all = freeSphere(p, j, homo);
+        for (std::size_t j = i; all && j < i + kLanes; ++j) all = freeSphere(p, j, homo, fastPath);
         if (all) {
           integrateFreeSpheres(p, i, gravity, dt, lambda, sums, laneSums);
           freeUntil = i + kLanes;
@@ -346,19 +354,21 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
       }
       if (p.clump[i] != kNoClump) continue;  // clump members move with their clump (solver/clump.hpp)
       const bool first = p.velMidstep[i] == 0;
-      if (freeSphere(p, i, homo)) {
+      if (freeSphere(p, i, homo, fastPath)) {
         integrateFreeSphere(p, i, gravity, dt, lambda, sums);
         continue;
       }
       const bool adjust = settings.adjVel0;
       const std::uint8_t blocked = p.blocked[i];
       const double m = p.mass[i];
+      const Vec3 weight = m * gravity;  // left undamped with dampGravity off
+      const Vec3* undamped = fastPath ? nullptr : &weight;
 
       // Translation, seed eq. (28) with damping eq. (34); in a deforming cell the kick acts on the
       // fluctuation velocity and the field's change is added by homoDeformVelocity.
       const Kick lin = homo ? homoDeformVelocity(*homo, p.vel[i], p.pos[i], p.force[i], 1.0 / m, dt, lambda, first,
-                                                 adjust, blocked)
-                            : kick(p.vel[i], p.force[i], 1.0 / m, dt, lambda, first, adjust, blocked);
+                                                 adjust, blocked, undamped)
+                            : kick(p.vel[i], p.force[i], 1.0 / m, dt, lambda, first, adjust, blocked, undamped);
       // Energy at t_n; damping work: trapezoid halves on each side of t_n.
       const double ek = 0.5 * m * lin.vOnStep.squaredNorm();
       if (homo) sums.kineticTotal += 0.5 * m * (lin.vOnStep + homo->lNow * p.pos[i]).squaredNorm();

@@ -28,6 +28,9 @@ namespace dem {
 struct IntegratorSettings {
   double damping = 0.0;  // Cundall numerical damping coefficient lambda_d, in [0, 1)
   bool adjVel0 = true;   // first-step adjustment (Woo's Leapfrog.adjVel0)
+  // Whether Cundall damping acts on gravity too (Yade's NewtonIntegrator.dampGravity, default true);
+  // false: only the other forces (contacts, external) are damped, a free body falls at exactly g.
+  bool dampGravity = true;
   RotationAlgorithm rotation = RotationAlgorithm::FinchamAT;  // aspherical bodies only
 };
 

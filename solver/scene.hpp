@@ -77,6 +77,10 @@ class Scene {
   void setDamping(double lambda);
   double damping() const { return integrator_.damping; }
 
+  // Whether the damping acts on gravity too (IntegratorSettings::dampGravity; default true).
+  void setDampGravity(bool on) { integrator_.dampGravity = on; }
+  bool dampGravity() const { return integrator_.dampGravity; }
+
   void setAdjVel0(bool on) { integrator_.adjVel0 = on; }
   bool adjVel0() const { return integrator_.adjVel0; }
 

@@ -7,7 +7,8 @@ For every ParaView collection (*.pvd) in each DIR: the collection parses as XML,
 lists exists, and meshio reads it as an unstructured grid with finite point coordinates and data.
 (meshio 5 cannot read a grid without cells, e.g. the contacts before the first one forms; those
 are checked for their structure only.) The particle files must hold one vertex per point and the arrays radius, velocity,
-angularVelocity, force, torque, id and material; contact files hold lines with normalForce, force
+angularVelocity, force, torque, id, material, orientation, angularMomentum, bodyOrientation,
+bodyAngularMomentum and clump; contact files hold lines with normalForce, force
 and overlap; cell files one hexahedron with H, stress and volume. Exits 1 naming the first
 problem, 77 (skipped) when meshio or numpy is not installed.
 """
@@ -22,7 +23,8 @@ except ImportError as e:  # pragma: no cover - environment without the Debian pa
     print(f"check_vtk_meshio: skipped ({e}); install the Debian package python3-meshio")
     sys.exit(77)
 
-PARTICLE_ARRAYS = {"radius": 1, "velocity": 3, "angularVelocity": 3, "force": 3, "torque": 3, "id": 1, "material": 1}
+PARTICLE_ARRAYS = {"radius": 1, "velocity": 3, "angularVelocity": 3, "force": 3, "torque": 3, "id": 1, "material": 1,
+                   "orientation": 4, "angularMomentum": 3, "bodyOrientation": 4, "bodyAngularMomentum": 3, "clump": 1}
 CONTACT_ARRAYS = {"normalForce": 1, "force": 3, "overlap": 1}
 CELL_ARRAYS = {"H": 9, "stress": 9, "volume": 1}
 
@@ -50,7 +52,11 @@ def check_arrays(path, data, wanted, count, where):
 
 
 def check_vtu(path, kind):
-    piece = ET.parse(path).getroot().find("./UnstructuredGrid/Piece")
+    with open(path, "rb") as f:
+        raw = f.read()
+    appended = raw.find(b"<AppendedData")  # binary files: the XML before the appended data
+    text = raw if appended < 0 else raw[:appended] + b"</VTKFile>"
+    piece = ET.fromstring(text).find("./UnstructuredGrid/Piece")
     if piece is None:
         fail(f"{path}: no UnstructuredGrid/Piece")
     if int(piece.get("NumberOfCells")) == 0:

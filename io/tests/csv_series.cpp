@@ -45,7 +45,7 @@ BOOST_AUTO_TEST_CASE(rows_read_back) {
   std::string line;
   std::getline(in, line);
   const auto header = split(line);
-  BOOST_TEST(header.size() == 13u + 2 * 9);
+  BOOST_TEST(header.size() == 13u + 2 * 16);
   BOOST_TEST(header[0] == "step");
   BOOST_TEST(header[9] == "viscous_dissipated");
   BOOST_TEST(header[10] == "spring_dissipated");
@@ -61,8 +61,11 @@ BOOST_AUTO_TEST_CASE(rows_read_back) {
   BOOST_TEST(std::stoull(last[12]) == s.contacts.countReal());
   for (int a = 0; a < 3; ++a) {
     BOOST_TEST(std::stod(last[13 + a]) == s.particles.pos[5][a]);
-    BOOST_TEST(std::stod(last[22 + 3 + a]) == s.particles.vel[7][a]);
+    BOOST_TEST(std::stod(last[29 + 3 + a]) == s.particles.vel[7][a]);
+    BOOST_TEST(std::stod(last[29 + 13 + a]) == s.particles.angMom[7][a]);  // L = I w of a sphere
   }
+  BOOST_TEST(header[29 + 9] == "p7_qw");
+  BOOST_TEST(std::stod(last[29 + 9]) == s.particles.ori[7].w());
   std::filesystem::remove(file);
 }
 

@@ -270,7 +270,16 @@ BOOST_AUTO_TEST_CASE(missing_and_unknown_references) {
   expectError(d, "clumps[1]", "clump");  // particle 5 is already in a clump (solver's message)
   d = base();
   d["engine"].erase("steps");
-  expectError(d, "engine", "exactly one of");
+  expectError(d, "engine", "expected one of \"steps\" and \"duration\" (or a \"stop\" condition)");
+  d = base();
+  d["engine"]["duration"] = 1.0;
+  expectError(d, "engine", "not both");
+  d = base();
+  d["engine"]["stop"] = {{"interval", 3}};
+  expectError(d, "engine.stop", "at least one of");
+  d = base();
+  d["engine"]["stop"] = {{"unbalancedForce", -1}};
+  expectError(d, "engine.stop.unbalancedForce", "> 0");
   d = base();
   d["materials"].push_back(d["materials"][0]);
   expectError(d, "materials[1].name", "not used by an earlier material");
@@ -420,7 +429,10 @@ BOOST_AUTO_TEST_CASE(dt_from_stiffness_errors) {
   d = periodicBase();
   d["engine"].erase("steps");
   d["engine"]["duration"] = 1.0;
-  expectError(d, "engine.duration", "give \"steps\"");
+  {  // a duration with dt from the estimate: the run stops at that time
+    const LoadedScene s = loadSceneText(d.dump(), "scene.json");
+    BOOST_TEST(s.run.duration.value_or(0.0) == 1.0);
+  }
   // aperiodic scenes take it too
   d = base();
   d["engine"]["dt"] = {{"fromStiffness", {{"safety", 0.3}}}};

@@ -43,7 +43,8 @@ BOOST_AUTO_TEST_CASE(particles_parse_back_with_the_written_values) {
     if (!p.isWall(i)) spheres.push_back(i);
   BOOST_REQUIRE(g.nPoints == spheres.size());
   BOOST_TEST(g.nCells == spheres.size());
-  for (const char* name : {"id", "radius", "velocity", "angularVelocity", "force", "torque", "material"})
+  for (const char* name : {"id", "radius", "velocity", "angularVelocity", "force", "torque", "material", "orientation",
+                           "angularMomentum", "bodyOrientation", "bodyAngularMomentum", "clump"})
     BOOST_TEST(g.pointData.count(name) == 1u, name);
   for (std::size_t k = 0; k < spheres.size(); ++k) {
     const std::size_t i = spheres[k];
@@ -55,7 +56,13 @@ BOOST_AUTO_TEST_CASE(particles_parse_back_with_the_written_values) {
       BOOST_TEST(g.pointData.at("velocity").values[3 * k + a] == p.vel[i][a]);
       BOOST_TEST(g.pointData.at("angularVelocity").values[3 * k + a] == p.angVel[i][a]);
       BOOST_TEST(g.pointData.at("force").values[3 * k + a] == p.force[i][a]);
+      // a sphere's angular momentum: I w (independent of the orientation)
+      BOOST_TEST(g.pointData.at("angularMomentum").values[3 * k + a] == p.inertia[i][0] * p.angVel[i][a]);
     }
+    const Quat& q = p.ori[i];
+    const double* o = &g.pointData.at("orientation").values[4 * k];
+    BOOST_TEST((o[0] == q.w() && o[1] == q.x() && o[2] == q.y() && o[3] == q.z()));
+    BOOST_TEST(g.pointData.at("clump").values[k] == -1.0);
   }
 }
 

@@ -1,0 +1,24 @@
+#include "wall_loads.hpp"
+
+namespace dem {
+
+// F_w = sum (-F_c), T_w = sum (c - x_w) x (-F_c) over the wall's real contacts
+std::vector<WallLoad> wallLoads(const Particles& p, const ContactStore& contacts) {
+  std::vector<WallLoad> loads;
+  std::vector<std::size_t> slot(p.size(), 0);
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (p.isWall(i)) {
+      slot[i] = loads.size();
+      loads.push_back({i, Vec3::Zero(), Vec3::Zero()});
+    }
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    if (!contacts.real(k) || contacts.type(k) != ContactType::SphereWall) continue;
+    WallLoad& w = loads[slot[contacts.id2(k)]];
+    const Vec3 f = -contacts.vec(col::fx, k);
+    w.force += f;
+    w.torque += (contacts.vec(col::px, k) - p.pos[w.id]).cross(f);
+  }
+  return loads;
+}
+
+}  // namespace dem
