@@ -3,7 +3,7 @@
 # With MATCH, stderr must match that regular expression. With RESTART_TO, the message must name the
 # last good state ("the last good state (step N...) is in FILE"), and a restart from FILE to step
 # RESTART_TO (< the failing step) must succeed. A CSV series written (OUT/series.csv) must hold no
-# inf or nan.
+# inf or nan after its step-0 row.
 file(REMOVE_RECURSE ${OUT})
 execute_process(COMMAND ${PROGRAM} --quiet --out ${OUT} ${SCENE}
                 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
@@ -20,6 +20,8 @@ endif()
 if(EXISTS ${OUT}/series.csv)
   file(READ ${OUT}/series.csv csv)
   string(TOLOWER "${csv}" csv)
+  # (the row of step 0 has nan in the columns that refer to the step before it: io/csv_output.hpp)
+  string(REGEX REPLACE "\n0,[^\n]*" "" csv "${csv}")
   if(csv MATCHES "inf|nan")
     message(FATAL_ERROR "${OUT}/series.csv holds a non-finite number")
   endif()
