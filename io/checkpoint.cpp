@@ -407,9 +407,11 @@ void writePeriodicCollider(Writer& w, const PeriodicCollider& col) {
   }
   w.vecArray(s.s);
   w.vecArray(s.half);
+  w.pod(static_cast<std::uint8_t>(s.hRunValid));  // version 6
+  w.mat(s.hRun);
 }
 
-void readPeriodicCollider(Reader& r, PeriodicCollider& col, std::size_t nParticles) {
+void readPeriodicCollider(Reader& r, PeriodicCollider& col, std::size_t nParticles, std::uint32_t version) {
   col.verletDist = r.finite("periodic verletDist");
   PeriodicCollider::State s;
   s.initialised = r.pod<std::uint8_t>() != 0;
@@ -428,6 +430,10 @@ void readPeriodicCollider(Reader& r, PeriodicCollider& col, std::size_t nParticl
   }
   s.s = r.vecArray();
   s.half = r.vecArray();
+  if (version >= 6) {
+    s.hRunValid = r.pod<std::uint8_t>() != 0;
+    s.hRun = r.mat();
+  }
   try {
     col.restore(std::move(s), nParticles);
   } catch (const std::invalid_argument& e) {
@@ -573,7 +579,7 @@ Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name
     readLedgerCell(r, s.energy, version);
     readCarried(r, s);
     readCell(r, s);
-    readPeriodicCollider(r, s.periodicCollider, s.particles.size());
+    readPeriodicCollider(r, s.periodicCollider, s.particles.size(), version);
   }
   std::optional<OutputState> outputs;
   if (version >= 4) outputs = readOutputs(r);

@@ -16,6 +16,8 @@
 // contact's law parameters (in place of Cundall's kn, ks, tan phi) and dashpot force, and the
 // ledger's viscous work. A run resumed from a checkpoint is bit-identical to the uninterrupted run.
 // Since version 5 the integrator's dampGravity flag (after the contact law; older files: true).
+// Since version 6 the periodic collider's H at its last run (dormant contacts in a cell; older
+// files: none dormant until the next run).
 // Since version 4 the state of dem-run's output files at the checkpoint's step (OutputState: for each
 // file its length and an FNV-1a 64 checksum of those bytes, for a VTK collection the step of its
 // last snapshot), so that a restart can cut every output back to that step (io/output_files.hpp).
@@ -37,7 +39,7 @@
 
 namespace dem::io {
 
-inline constexpr std::uint32_t kCheckpointVersion = 5;
+inline constexpr std::uint32_t kCheckpointVersion = 6;
 
 class CheckpointError : public std::runtime_error {
  public:

@@ -122,17 +122,19 @@ bool Collider::needsRun(const Particles& p) const {
   return moved != 0;
 }
 
+bool apartBeyond(const Particles& p, const Contact& c, const Vec3& x1, const Vec3& x2, double reach) {
+  PairInput<double> pair = pairInput(p, c.type, c.id1, c.id2, x2);
+  pair.d = v3(x2 - x1);
+  const double gap = contactGeometry(pair, c.type).uN;
+  // Round-off of the gap and of the run trigger's distance test, with a wide factor of safety.
+  const double margin = 1e-9 * (reach + p.radius[c.id1] + p.radius[c.id2]) +
+                        1e-14 * (x1.cwiseAbs().maxCoeff() + x2.cwiseAbs().maxCoeff());
+  return gap > reach + margin;
+}
+
 bool Collider::dormant(const Particles& p, const Contact& c) const {
   if (!initialised_ || refPos_.size() != p.size()) return false;
-  const Vec3& x1 = refPos_[c.id1];
-  const Vec3& x2 = refPos_[c.id2];
-  PairInput<double> pair = pairInput(p, c.type, c.id1, c.id2, x2);
-  pair.d = v3(x2 - x1);  // the reference positions
-  const double gap = contactGeometry(pair, c.type).uN;
-  // Round-off of the gap and of needsRun's distance test, with a wide factor of safety.
-  const double margin = 1e-9 * (2.0 * dL_ + p.radius[c.id1] + p.radius[c.id2]) +
-                        1e-14 * (x1.cwiseAbs().maxCoeff() + x2.cwiseAbs().maxCoeff());
-  return gap > 2.0 * dL_ + margin;
+  return apartBeyond(p, c, refPos_[c.id1], refPos_[c.id2], 2.0 * dL_);
 }
 
 void Collider::computeBoxes(const Particles& p) {

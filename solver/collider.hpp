@@ -111,4 +111,10 @@ Contact makeContact(const Particles& p, const std::vector<Material>& materials, 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> bruteForcePairs(const Particles& p,
                                                                      const std::vector<Vec3>& positions, double dL);
 
+// Whether the bodies of contact c, body 1 at x1 and body 2 at x2 (its reference point, of the
+// periodic image in a cell), have a gap (as in Collider::dormant) larger than `reach` beyond
+// round-off: then, while neither moves farther than reach/2, they cannot touch. The dormancy test
+// of both colliders.
+bool apartBeyond(const Particles& p, const Contact& c, const Vec3& x1, const Vec3& x2, double reach);
+
 }  // namespace dem

@@ -123,6 +123,11 @@ template <class M>
   if constexpr (std::is_same_v<M, bool>) return m;
   else return any_of(m);
 }
+template <class M>
+[[gnu::always_inline]] inline bool allLanes(const M& m) {
+  if constexpr (std::is_same_v<M, bool>) return m;
+  else return all_of(m);
+}
 
 // The geometry of contacts whose types are `type` (one type, or one per lane): each registered
 // pair's geometry where its type occurs.
@@ -130,6 +135,9 @@ template <class T, std::size_t I = 0>
 [[gnu::always_inline]] inline PairGeometry<T> shapePairGeometry(const PairInput<T>& s, const T& type, PairGeometry<T> g = {}) {
   using Pair = std::tuple_element_t<I, ShapePairs>;
   const auto mine = type == T(static_cast<double>(Pair::type));
+  if constexpr (I == 0) {
+    if (allLanes(mine)) return Pair::geometry(s);  // one shape pair throughout (the common case)
+  }
   if (anyLane(mine)) {
     const PairGeometry<T> h = Pair::geometry(s);
     g = {{select(mine, h.n.x, g.n.x), select(mine, h.n.y, g.n.y), select(mine, h.n.z, g.n.z)},

@@ -5,6 +5,8 @@
 // A law (laws/cundall.hpp, laws/hertz_mindlin.hpp) is a struct with
 //   kind, name                     its ContactLaw value and scene-file name;
 //   kParams                        how many parameters a contact stores (ContactStore columns);
+//   kSpringTerm                    whether LawResult::spring can be non-zero (a stiffness that
+//                                  changes with the overlap); false: the stage skips it;
 //   Params<T>, params(p)           the parameters of one contact (T = double) or of a batch (lanes),
 //                                  from the kParams stored values;
 //   mix(PairMaterials) -> values   the mixing rule: the parameters of a pair from its two materials;

@@ -5,6 +5,7 @@
 #include "integrator.hpp"
 #include "lanes.hpp"
 #include "laws.hpp"
+#include "stress.hpp"
 
 #include <algorithm>
 
@@ -35,6 +36,7 @@ struct LaneInputs {
     field[i + 2].v[j] = x.z;
   }
   void set(std::size_t i, std::size_t j, const Vec3& x) { set(i, j, dem::v3(x)); }
+  Vec3 vec(std::size_t i, std::size_t j) const { return {field[i].v[j], field[i + 1].v[j], field[i + 2].v[j]}; }
 };
 
 // Staged inputs (index of the first component of each field): the shape pair's geometry input (d,
@@ -148,8 +150,8 @@ template <class Law, bool Dashpots>
   out.store(outT2, r.torque2);
   out.store(outElastic, r.elastic);
   out.store(outSlip, r.slip);
-  out.store(outViscous, r.viscous);
-  out.store(outSpring, r.spring);
+  if constexpr (Dashpots) out.store(outViscous, r.viscous);
+  if constexpr (Law::kSpringTerm) out.store(outSpring, r.spring);
   out.store(outReal, select(r.real, Lanes(1.0), Lanes(0.0)));
 }
 
@@ -174,6 +176,7 @@ struct LoadSink {
   Vec3* force = nullptr;
   Vec3* torque = nullptr;
   ContactLoad* loads = nullptr;
+  bool stress = false;  // sum the contact stress (a periodic cell)
 };
 
 // A batch: the kLanes consecutive contacts [k0, k0 + kLanes), those before `end`. Those that were
@@ -202,6 +205,7 @@ inline bool stageBatch(const Particles& p, const ContactStore& cs, std::size_t k
 
 // The rest of the batch at k0 after the kernel (its results in `out`, kernel lanes in `in`): the
 // sink and the energy sums, in contact order.
+template <class Law, bool Dashpots>
 inline void finishBatch(ContactStore& cs, double* const* cols, std::size_t k0, std::size_t end, const LaneInputs<inCount>& in,
                         const LaneOutputs& out, const LoadSink& sink, ContactStageResult& sums) {
   std::uint8_t* real = cs.realData();
@@ -217,8 +221,10 @@ inline void finishBatch(ContactStore& cs, double* const* cols, std::size_t k0, s
     real[k] = out.f[outReal].v[j] != 0.0;
     sums.elastic += out.f[outElastic].v[j];
     sums.dissipated += out.f[outSlip].v[j];
-    sums.viscous += out.f[outViscous].v[j];
-    sums.spring += out.f[outSpring].v[j];
+    if constexpr (Dashpots) sums.viscous += out.f[outViscous].v[j];      // (zero without dashpots)
+    if constexpr (Law::kSpringTerm) sums.spring += out.f[outSpring].v[j];  // (zero for a constant stiffness)
+    if (sink.stress && out.f[outReal].v[j] != 0.0 && cs.typeData()[k] == ContactType::SphereSphere)
+      addContactStress(sums.stressSum, out.vec(outF, j), in.vec(inD, j));  // l = d = x2 + H k - x1 (staged)
     if (sink.force) {
       // the kernel's results: col::fx .. col::t2z are outF .. outT2 + 2
       const auto lane = [&](std::size_t c) __attribute__((always_inline)) { return out.f[c - col::fx + outF].v[j]; };
@@ -272,7 +278,7 @@ ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, double* c
     for (std::size_t a = k + kPrefetchAhead; a < std::min(end, k + kPrefetchAhead + kLanes); ++a)
       prefetchBodies(p, sink, id1[a], id2[a]);
     any = k + kLanes < end && stageBatch(p, cs, k + kLanes, end, shift, in[s ^ 1]);
-    finishBatch(cs, cols, k, end, in[s], out, sink, sums);  // (without a kernel lane, `out` is not read)
+    finishBatch<Law, Dashpots>(cs, cols, k, end, in[s], out, sink, sums);  // (without a kernel lane, `out` is not read)
   }
   return sums;
 }
@@ -297,11 +303,11 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
     // evaluated. A particle's force then receives its contacts in increasing contact index, starting
     // from the force it had before the stage: the same operations in the same order as the gather
     // below (f - F equals f + (-1) F exactly), so both paths give the same bits.
-    const LoadSink sink{p.force.data(), p.torque.data(), nullptr};
+    const LoadSink sink{p.force.data(), p.torque.data(), nullptr, shift != nullptr};
     for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, cols, nc, b, dt, shift, sink);
   } else {
     scratch.loads.resize(nc);
-    const LoadSink sink{nullptr, nullptr, scratch.loads.data()};
+    const LoadSink sink{nullptr, nullptr, scratch.loads.data(), shift != nullptr};
     // Blocks dealt round-robin: the real contacts, which cost the most, lie in front (partitionReal).
 #pragma omp parallel for schedule(static, 1)
     for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, cols, nc, b, dt, shift, sink);
@@ -335,6 +341,7 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
     total.dissipated += s.dissipated;
     total.viscous += s.viscous;
     total.spring += s.spring;
+    total.stressSum += s.stressSum;
   }
   return total;
 }

@@ -21,6 +21,7 @@ struct ContactStageResult {
   double dissipated = 0.0;  // Coulomb slip dissipation of this step
   double viscous = 0.0;     // the dashpots' dissipation of this step
   double spring = 0.0;      // energy taken from shear springs by stiffness changes (contact_law.hpp)
+  Mat3 stressSum = Mat3::Zero();  // with a cell: sum of F (x) l over the real contacts (stress.hpp)
 };
 
 // A contact's force on particle 1 and its torques (Contact::force, torque1, torque2).
@@ -38,6 +39,8 @@ struct ContactScratch {
 // cell's image shift (contact_geometry.hpp), or nullptr. dashpots: false when no contact has
 // dashpots (every material's restitution is 1, Scene::hasDashpots): the stage then runs without
 // their terms (the same results up to the sign of zeros; the dashpot columns are left as they are).
+// With a cell (shift) the result also holds the Love-Weber stress sum (stress.hpp), summed in
+// contact order within fixed blocks and the blocks in order (the same bits for any thread count).
 ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
                                 ContactLaw law = ContactLaw::Cundall, const PeriodicShift* shift = nullptr, bool dashpots = true);
 

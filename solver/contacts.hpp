@@ -248,6 +248,20 @@ class ContactStore {
       DEM_ASSERT(realEnd_ <= activeEnd_ && activeEnd_ <= size_, "partition: realEnd <= activeEnd <= size");
     }
   }
+  // Whether the real contacts have drifted out of their place in front since the last partition
+  // (contacts formed or separated since): more than 1/64 of them lie behind the first countReal()
+  // places, so that batches run many lanes idle. It reads the order and the real flags only, so a
+  // resumed run decides as the straight one.
+  bool realDrifted() const {
+    const std::size_t end = activeEnd();  // (a dormant contact is never real)
+    std::size_t real = 0;
+    for (std::size_t k = 0; k < end; ++k) real += real_[k];
+    std::size_t inFront = 0;
+    for (std::size_t k = 0; k < real; ++k) inFront += real_[k];
+    return 64 * (real - inFront) > real;
+  }
+  // Every dormant contact active again (until the next partition): the dormant marks no longer hold.
+  void wakeDormant() { activeEnd_ = SIZE_MAX; }
   // After the store was read back (a checkpoint): the marks of the last partition recovered from the
   // order, without moving any contact: realEnd after the leading real contacts, activeEnd before the
   // longest tail of contacts that are not real, hold no `dissipated` and are dormant (as partition()

@@ -69,12 +69,19 @@ std::vector<PeriodicPair> bruteForcePeriodicPairs(const Particles& p, const Cell
   return pairs;
 }
 
+bool PeriodicCollider::dormant(const Particles& p, const Contact& c) const {
+  if (!hRunValid_ || s_.size() != p.size()) return false;
+  return apartBeyond(p, c, hRun_ * s_[c.id1], hRun_ * (s_[c.id2] + c.cellDist.cast<double>()), 2.0 * dL_);
+}
+
 void PeriodicCollider::computeBoxes(const Particles& p, const Cell& cell) {
   const std::size_t n = p.size();
   s_.resize(n);
   half_.resize(n);
   const Mat3& invH = cell.invH();
   const Vec3 rn = rowNorms(invH);
+  hRun_ = cell.H();
+  hRunValid_ = true;
   for (std::size_t i = 0; i < n; ++i) {
     if (p.isWall(i))
       throw std::invalid_argument("particle " + std::to_string(i) + ": walls are not supported in a periodic cell");
@@ -110,8 +117,11 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
   const Mat3& invH = cell.invH();
   const Vec3 rn = rowNorms(invH);
   constexpr double kRound = 16.0 * std::numeric_limits<double>::epsilon();
+  const bool runCell = dormancyHolds(cell);
+  const double dL2 = dL_ * dL_;
   int out = 0;
-  // criterion (V): the sphere's current box lies inside the box stored at the last run
+  // criterion (V): the sphere's current box lies inside the box stored at the last run; and while
+  // H is the run's, criterion (E): no centre farther than dL from its place at the run
 #pragma omp parallel for schedule(static) reduction(max : out) if (n > kParallelThreshold)
   for (std::size_t i = 0; i < n; ++i) {
     if (p.isClump[i]) continue;
@@ -121,6 +131,7 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
       const double slack = kRound * (rn[w] * x + std::abs(s_[i][w]) + half_[i][w]);
       if (!(std::abs(s[w] - s_[i][w]) + p.radius[i] * rn[w] + slack <= half_[i][w])) out = 1;
     }
+    if (runCell && !((p.pos[i] - hRun_ * s_[i]).squaredNorm() <= dL2)) out = 1;
   }
   return out != 0;
 }
@@ -165,6 +176,8 @@ PeriodicCollider::State PeriodicCollider::state() const {
   st.runs = runs_;
   st.fullRuns = fullRuns_;
   st.initialised = initialised_;
+  st.hRun = hRun_;
+  st.hRunValid = hRunValid_;
   return st;
 }
 
@@ -193,6 +206,9 @@ void PeriodicCollider::restore(State st, std::size_t nParticles) {
   }
   s_ = std::move(st.s);
   half_ = std::move(st.half);
+  if (st.hRunValid && !st.hRun.allFinite()) bad("H of the last run");
+  hRun_ = st.hRun;
+  hRunValid_ = st.hRunValid && st.initialised;
   dL_ = st.dL;
   runs_ = st.runs;
   fullRuns_ = st.fullRuns;

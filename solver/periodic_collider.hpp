@@ -44,6 +44,15 @@
 // box and are not checked (their members are). The check costs one 3x3 product per body. A run is also forced on the first update, when the body count or dL changed, and after
 // invalidate() (a cell flip changes the basis of s, so the stored boxes are meaningless).
 //
+// Dormant contacts in a cell (the counterpart of Collider::dormant). While H is still the run's
+// H_run, the collider also runs when a centre has moved farther than dL from its place at the run,
+// x_i,ref = H_run c_i (criterion (E), the aperiodic collider's trigger; in a static cell it implies
+// (V)). A potential contact whose gap at the run, with body 2's image at H_run (c_2 + k), exceeds
+// 2 dL by more than round-off cannot touch before the next run or before H changes (dormant());
+// the scene wakes every dormant contact as soon as H differs from H_run (dormancyHolds()), and (E)
+// applies only while it does not. H_run is part of the State (a state without it marks nothing
+// dormant until the next run).
+//
 // Persistent state (State, for checkpoints): the three bound lists with their boundary index, the
 // stored boxes (c, h), dL and the run counters; a collider restored from it continues bit-identically.
 // The bound lists carry the insertion sort's history (bound periods, the position of ||, order among
@@ -75,11 +84,19 @@ class PeriodicCollider {
   bool update(const Particles& p, const Cell& cell, const std::vector<Material>& materials, ContactStore& contacts);
   // The law of the contacts it creates (their parameters from the law's mixing rule).
   ContactLaw law = ContactLaw::Cundall;
-  // True unless criterion (V) above holds for every body (and the lists are valid for these bodies
-  // and this dL).
+  // True unless criterion (V) above (and (E) while H is the run's: see dormant contacts) holds for
+  // every body (and the lists are valid for these bodies and this dL).
   bool needsRun(const Particles& p, const Cell& cell) const;
+  // Whether contact c cannot touch before the next run while H stays the run's (see above); false
+  // before the first run and without H_run.
+  bool dormant(const Particles& p, const Contact& c) const;
+  // Whether the dormant marks of the last run still hold: H is the run's.
+  bool dormancyHolds(const Cell& cell) const { return hRunValid_ && cell.H() == hRun_; }
   // Forces a full rebuild at the next update (after a cell flip, seed: invalidatePersistentData).
-  void invalidate() { initialised_ = false; }
+  void invalidate() {
+    initialised_ = false;
+    hRunValid_ = false;
+  }
   double sweepLength() const { return dL_; }
   std::uint64_t runs() const { return runs_; }
   std::uint64_t fullRuns() const { return fullRuns_; }
@@ -100,6 +117,8 @@ class PeriodicCollider {
     double dL = 0.0;
     std::uint64_t runs = 0, fullRuns = 0;
     bool initialised = false;
+    Mat3 hRun = Mat3::Zero();  // H at the last run, when hRunValid (dormancy; checkpoints since version 6)
+    bool hRunValid = false;
   };
   State state() const;
   // Throws std::invalid_argument unless the state is consistent with nParticles bodies (list sizes,
@@ -117,7 +136,8 @@ class PeriodicCollider {
   double dL_ = 0.0;
   std::uint64_t runs_ = 0, fullRuns_ = 0;
   bool initialised_ = false;
-
+  Mat3 hRun_ = Mat3::Zero();  // H at the last run (criterion (E) and dormancy), when hRunValid_
+  bool hRunValid_ = false;
   void computeBoxes(const Particles& p, const Cell& cell);
   void handleInversion(std::uint32_t a, std::uint32_t b, const Particles& p, const std::vector<Material>& materials,
                        ContactStore& contacts) const;

@@ -84,25 +84,29 @@ void Scene::validate() {
 }
 
 // The collider of the scene's space (periodic with a cell); it skips the run when it is up to date.
-// After a run the real contacts are moved in front of the others, and (aperiodic) the contacts that
-// cannot touch before the next run behind all (ContactStore::partition, Collider::dormant). In a
-// cell the images move with H as well: no contact is set dormant there.
+// After a run, and whenever the real contacts have drifted from their place in front
+// (ContactStore::realDrifted), the contacts are partitioned: the real ones in front of the others,
+// and the contacts that cannot touch before the next run behind all (ContactStore::partition,
+// Collider::dormant, PeriodicCollider::dormant). In a cell the images move with H as well: the
+// dormant contacts are woken as soon as H is no longer the run's.
 void Scene::updateCollider() {
   collider.law = periodicCollider.law = law;
-  if (cell) {
-    if (periodicCollider.update(particles, *cell, materials, contacts)) {
-      contacts.partitionReal();
-      contacts.assertInvariants(particles);
-    }
-  } else if (collider.update(particles, materials, contacts)) {
-    contacts.partition([&](const Contact& c) { return collider.dormant(particles, c); });
+  const bool ran = cell ? periodicCollider.update(particles, *cell, materials, contacts) : collider.update(particles, materials, contacts);
+  if (ran || contacts.realDrifted()) {
+    contacts.partition([&](const Contact& c) { return dormant(c); });
     contacts.assertInvariants(particles);
+  } else if (cell && !periodicCollider.dormancyHolds(*cell)) {
+    contacts.wakeDormant();
   }
 }
 
+bool Scene::dormant(const Contact& c) const {
+  if (cell) return periodicCollider.dormancyHolds(*cell) && periodicCollider.dormant(particles, c);
+  return collider.dormant(particles, c);
+}
+
 void Scene::recoverContactMarks() {
-  if (cell) contacts.recoverMarks([](const Contact&) { return false; });
-  else contacts.recoverMarks([&](const Contact& c) { return collider.dormant(particles, c); });
+  contacts.recoverMarks([&](const Contact& c) { return dormant(c); });
   contacts.assertInvariants(particles);
 }
 
@@ -184,7 +188,7 @@ void Scene::contactForces(StageClock& clock) {
     const PeriodicShift shift{cell->H(), cell->imageVelocity()};
     r = contactStage(particles, contacts, dt_, contactScratch_, law, &shift, hasDashpots());
     // Love-Weber stress at t_n and the cell's work over the last step (trapezoid, energy.hpp).
-    const Mat3 S = contactStressSum(particles, contacts, cell->H());
+    const Mat3& S = r.stressSum;
     stress = S / cell->volume();
     if (stepCount > 0) {
       const Mat3 D = 0.5 * (cell->velGrad() + cell->velGrad().transpose());  // L_{n-1/2}, symmetric part
@@ -214,11 +218,15 @@ void Scene::step() {
   clock.lap(stageTimes_.contacts);
   energy.step = stepCount;
   clumps.aggregate(particles);
-  if (cell && cell->homoDeform) {
+  // (a cell at rest, L_n-1/2 = L_n+1/2 = 0: the field terms vanish, the plain integrator, whose
+  // energies are then the totals)
+  const bool field = cell && cell->homoDeform && !(cell->velGrad().isZero(0.0) && cell->nextVelGrad().isZero(0.0));
+  if (field) {
     const HomoDeform homo = homoDeformTerms(*cell, dt_);  // position-independent terms, once per step
     integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_, &homo);
   } else {
     integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_);
+    if (cell && cell->homoDeform) energy.kineticTotal = energy.kinetic;
   }
   clumps.placeMembers(particles);
   clock.lap(stageTimes_.integrator);

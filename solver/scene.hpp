@@ -171,6 +171,8 @@ class Scene {
   // Runs the scene's collider (periodic in a cell) with the scene's law, as the next step does: the
   // contacts of the current positions, e.g. for criticalTimestep() before the first step.
   void updateCollider();
+  // Whether contact c cannot touch before the collider's next run (the collider of the scene's space).
+  bool dormant(const Contact& c) const;
 
  private:
   double dt_ = 0.0;

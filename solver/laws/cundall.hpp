@@ -25,6 +25,7 @@ struct Cundall {
   static constexpr ContactLaw kind = ContactLaw::Cundall;
   static constexpr const char* name = "cundall";
   static constexpr std::size_t kParams = 5;
+  static constexpr bool kSpringTerm = false;  // constant ks: LawResult::spring is always zero
 
   template <class T>
   struct Params {

@@ -29,6 +29,7 @@ struct HertzMindlin {
   static constexpr ContactLaw kind = ContactLaw::HertzMindlin;
   static constexpr const char* name = "hertzMindlin";
   static constexpr std::size_t kParams = 5;
+  static constexpr bool kSpringTerm = true;  // k_t changes with the overlap (LawResult::spring)
 
   template <class T>
   struct Params {

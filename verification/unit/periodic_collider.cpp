@@ -9,6 +9,9 @@
 //   (positions, contact order); an inconsistent state is refused.
 // - A particle wider than half the cell along a transformed axis: std::invalid_argument.
 // - A pair across the boundary moves like an interior pair (theory 4.3).
+// - Dormant contacts in a cell (PeriodicCollider::dormant) never touch before the next run, in a
+//   cubic cell (exact box distance), a sheared static cell (lower bounds) and a deforming cell
+//   (dormant contacts woken when H changes); in the static cells most potential contacts are dormant.
 #include "cases/periodic_scenes.hpp"
 #include "solver/periodic_collider.hpp"
 #include "unit/same_bits.hpp"
@@ -75,6 +78,7 @@ BOOST_AUTO_TEST_CASE(state_restores_bit_identically) {
                 a.contacts.get(k).id2 == b.contacts.get(k).id2 &&
                 a.contacts.get(k).cellDist == b.contacts.get(k).cellDist;
   BOOST_TEST(sameOrder);
+  BOOST_TEST(b.contacts.activeEnd() == a.contacts.activeEnd());  // the same dormant contacts
 
   PeriodicCollider::State bad = a.periodicCollider.state();
   bad.lists[1].pop_back();
@@ -84,6 +88,58 @@ BOOST_AUTO_TEST_CASE(state_restores_bit_identically) {
   BOOST_CHECK_THROW(PeriodicCollider{}.restore(bad, a.particles.size()), std::invalid_argument);
   BOOST_CHECK_THROW(PeriodicCollider{}.restore(a.periodicCollider.state(), a.particles.size() + 1),
                     std::invalid_argument);
+}
+
+// Steps the gas and, before every step whose collider does not run, checks every dormant contact
+// against the positions the step reads: its spheres (body 2's image x2 + H k) do not overlap.
+static void checkDormantContactsApart(Scene& s, std::size_t steps, std::size_t minDormantChecks) {
+  const Particles& p = s.particles;
+  std::size_t checked = 0, overlapping = 0, notClean = 0;
+  for (std::size_t n = 0; n < steps; ++n) {
+    if (!s.periodicCollider.needsRun(p, *s.cell)) {
+      const Mat3& H = s.cell->H();
+      for (std::size_t k = s.contacts.activeEnd(); k < s.contacts.size(); ++k) {
+        const Contact& c = s.contacts.get(k);
+        const Vec3 x2 = p.pos[c.id2] + H * c.cellDist.cast<double>();
+        ++checked;
+        if (!((x2 - p.pos[c.id1]).norm() - (p.radius[c.id1] + p.radius[c.id2]) > 0.0)) ++overlapping;
+        if (c.real || c.dissipated != 0.0 || !c.force.isZero(0.0)) ++notClean;
+      }
+    }
+    s.step();
+  }
+  BOOST_TEST_MESSAGE("dormant contact-steps checked: " << checked << " in " << steps << " steps, collider runs "
+                                                       << s.periodicCollider.runs());
+  BOOST_TEST(checked >= minDormantChecks);
+  BOOST_TEST(overlapping == 0u);
+  BOOST_TEST(notClean == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(dormant_contacts_never_touch_before_the_next_run) {
+  {
+    Scene s = gasInCell();  // cubic cell
+    checkDormantContactsApart(s, 2000, 50u * 2000u);
+  }
+  {
+    dem::PeriodicLatticeSpec spec;  // the gas in a sheared static cell (H not diagonal)
+    spec.m = 6;
+    spec.radius = 0.07;
+    spec.spread = 0.2;
+    spec.jitter = 0.15;
+    spec.speed = 1.0;
+    spec.H << 1.0, 0.4, 0.1, 0.0, 1.1, -0.2, 0.0, 0.0, 0.9;
+    Scene s = periodicLatticeScene(spec);
+    checkDormantContactsApart(s, 2000, 50u * 2000u);
+  }
+  {
+    Scene s = gasInCell();  // a deforming cell: dormant contacts only between a run and the next change of H
+    Mat3 L = Mat3::Zero();
+    L(0, 1) = 1.0 / (300 * s.dt());
+    s.cell->setVelGrad(L);
+    s.cell->flipFlippable = true;
+    s.startOnAffineField();
+    checkDormantContactsApart(s, 600, 0u);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(particle_larger_than_half_the_cell) {
