@@ -122,7 +122,7 @@ bool Collider::needsRun(const Particles& p) const {
   return moved != 0;
 }
 
-bool apartBeyond(const Particles& p, const Contact& c, const Vec3& x1, const Vec3& x2, double reach) {
+bool apartBeyond(const Particles& p, const ContactPair& c, const Vec3& x1, const Vec3& x2, double reach) {
   PairInput<double> pair = pairInput(p, c.type, c.id1, c.id2, x2);
   pair.d = v3(x2 - x1);
   const double gap = contactGeometry(pair, c.type).uN;
@@ -132,7 +132,7 @@ bool apartBeyond(const Particles& p, const Contact& c, const Vec3& x1, const Vec
   return gap > reach + margin;
 }
 
-bool Collider::dormant(const Particles& p, const Contact& c) const {
+bool Collider::dormant(const Particles& p, const ContactPair& c) const {
   if (!initialised_ || refPos_.size() != p.size()) return false;
   return apartBeyond(p, c, refPos_[c.id1], refPos_[c.id2], 2.0 * dL_);
 }

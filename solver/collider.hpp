@@ -55,7 +55,7 @@ class Collider {
   // Whether contact c cannot become real before the next run (for the contact loop to skip it;
   // ContactStore::partition): its gap at the last run (reference positions) exceeds 2 dL by more
   // than round-off, and until the next run no body moves farther than dL from there.
-  bool dormant(const Particles& p, const Contact& c) const;
+  bool dormant(const Particles& p, const ContactPair& c) const;
   double sweepLength() const { return dL_; }
   std::uint64_t runs() const { return runs_; }
   // Positions at the last run (the boxes were built from them).
@@ -115,6 +115,6 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> bruteForcePairs(const Parti
 // periodic image in a cell), have a gap (as in Collider::dormant) larger than `reach` beyond
 // round-off: then, while neither moves farther than reach/2, they cannot touch. The dormancy test
 // of both colliders.
-bool apartBeyond(const Particles& p, const Contact& c, const Vec3& x1, const Vec3& x2, double reach);
+bool apartBeyond(const Particles& p, const ContactPair& c, const Vec3& x1, const Vec3& x2, double reach);
 
 }  // namespace dem

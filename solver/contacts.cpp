@@ -173,6 +173,22 @@ void ContactStore::swap(std::size_t a, std::size_t b) {
   std::swap(cellDist_[a], cellDist_[b]);
 }
 
+void ContactStore::swapAdjacency(std::size_t a, std::size_t b) {
+  const std::uint32_t bodies[4] = {id1_[a], id2_[a], id1_[b], id2_[b]};
+  for (std::size_t q = 0; q < 4; ++q) {
+    const std::uint32_t i = bodies[q];
+    if (std::find(bodies, bodies + q, i) != bodies + q) continue;  // (each body's list once)
+    std::uint32_t* first = adjEntry_.data() + adjOffset_[i];
+    std::uint32_t* last = adjEntry_.data() + adjOffset_[i + 1];
+    for (std::uint32_t* e = first; e != last; ++e) {
+      const std::uint32_t k = *e >> 1, side = *e & 1u;
+      if (k == a) *e = static_cast<std::uint32_t>(b << 1) | side;
+      else if (k == b) *e = static_cast<std::uint32_t>(a << 1) | side;
+    }
+    std::sort(first, last);  // (a short list, nearly sorted)
+  }
+}
+
 void ContactStore::updateAdjacency(std::size_t nParticles) {
   if (adjacencyValid_ && adjParticles_ == nParticles) return;
   adjOffset_.assign(nParticles + 1, 0);

@@ -25,6 +25,13 @@ struct Particles;
 enum class ContactType : std::uint8_t { SphereSphere = 0, SphereWall = 1 };
 
 // One contact, as a value (the store keeps its fields in columns).
+// Which bodies a contact joins (the fields of Contact a dormancy test reads; ContactStore::pair).
+struct ContactPair {
+  std::uint32_t id1 = 0, id2 = 0;
+  ContactType type = ContactType::SphereSphere;
+  Eigen::Vector3i cellDist = Eigen::Vector3i::Zero();
+};
+
 struct Contact {
   std::uint32_t id1 = 0, id2 = 0;  // sphere-sphere: id1 < id2; sphere-wall: id1 = sphere, id2 = wall
   ContactType type = ContactType::SphereSphere;
@@ -179,6 +186,7 @@ class ContactStore {
   ContactType type(std::size_t k) const { return type_[k]; }
   bool real(std::size_t k) const { return real_[k] != 0; }
   const Eigen::Vector3i& cellDist(std::size_t k) const { return cellDist_[k]; }
+  ContactPair pair(std::size_t k) const { return {id1_[k], id2_[k], type_[k], cellDist_[k]}; }
   void setCellDist(std::size_t k, const Eigen::Vector3i& d) { cellDist_[k] = d; }
   Vec3 vec(std::size_t c, std::size_t k) const { return {col_[c][k], col_[c + 1][k], col_[c + 2][k]}; }
 
@@ -229,7 +237,7 @@ class ContactStore {
   // contacts read nearby bodies (particle 1 in increasing order). Called after each collider run;
   // the order depends only on the previous order and the pairs (so a resumed run sorts when the
   // straight one does).
-  void partitionReal() { partition([](const Contact&) { return false; }); }
+  void partitionReal() { partition([](const ContactPair&) { return false; }); }
   // The same, and then the contacts that are not real are split in two: first those that may touch
   // before the collider's next run, then the dormant ones (dormant(c) true; only contacts that are
   // not real are asked), which cannot: the contact loop skips them until the next partition. A
@@ -237,9 +245,9 @@ class ContactStore {
   // release was booked at the step it happened, and the loop would zero it at the next).
   template <class Dormant>
   void partition(Dormant&& dormant) {
-    const std::size_t real = partitionBy(0, [&](std::size_t k) { return real_[k] != 0; });
+    const std::size_t real = partitionBy(0, size_, [&](std::size_t k) { return real_[k] != 0; });
     realEnd_ = real;
-    activeEnd_ = partitionBy(real, [&](std::size_t k) { return !dormant(get(k)); });
+    activeEnd_ = partitionBy(real, size_, [&](std::size_t k) { return !dormant(pair(k)); });
     if (needsSort(0, real)) sortByBodies(0, real);
     for (std::size_t k = activeEnd_; k < size_; ++k) col_[col::dissipated][k] = 0.0;
     if constexpr (kAssertions) {
@@ -248,17 +256,18 @@ class ContactStore {
       DEM_ASSERT(realEnd_ <= activeEnd_ && activeEnd_ <= size_, "partition: realEnd <= activeEnd <= size");
     }
   }
-  // Whether the real contacts have drifted out of their place in front since the last partition
-  // (contacts formed or separated since): more than 1/64 of them lie behind the first countReal()
-  // places, so that batches run many lanes idle. It reads the order and the real flags only, so a
-  // resumed run decides as the straight one.
-  bool realDrifted() const {
-    const std::size_t end = activeEnd();  // (a dormant contact is never real)
-    std::size_t real = 0;
-    for (std::size_t k = 0; k < end; ++k) real += real_[k];
-    std::size_t inFront = 0;
-    for (std::size_t k = 0; k < real; ++k) inFront += real_[k];
-    return 64 * (real - inFront) > real;
+  // Between collider runs: moves the contacts that are real in front of the other active ones (the
+  // dormant tail stays), as partition() does, and sorts them by (id1, id2) when more than 1/64 of
+  // them are out of order. Contacts formed or separated since the last step so go back to their
+  // place (batches of real contacts stay full). It reads the order, the real flags and activeEnd
+  // only, so a resumed run moves the same contacts as the straight one.
+  // Returns whether any contact moved.
+  bool gatherReal() {
+    const std::size_t real = partitionBy(0, activeEnd(), [&](std::size_t k) { return real_[k] != 0; });
+    realEnd_ = real;
+    if (!moved_) return false;
+    if (needsSort(0, real)) sortByBodies(0, real);
+    return true;
   }
   // Every dormant contact active again (until the next partition): the dormant marks no longer hold.
   void wakeDormant() { activeEnd_ = SIZE_MAX; }
@@ -271,7 +280,7 @@ class ContactStore {
     std::size_t r = 0;
     while (r < size_ && real_[r]) ++r;
     std::size_t a = size_;
-    while (a > r && !real_[a - 1] && col_[col::dissipated][a - 1] == 0.0 && dormant(get(a - 1))) --a;
+    while (a > r && !real_[a - 1] && col_[col::dissipated][a - 1] == 0.0 && dormant(pair(a - 1))) --a;
     realEnd_ = r;
     activeEnd_ = a;
   }
@@ -311,9 +320,13 @@ class ContactStore {
   bool adjacencyValid_ = false;
   std::size_t adjParticles_ = 0;
   std::size_t realEnd_ = SIZE_MAX, activeEnd_ = SIZE_MAX;
+  bool moved_ = false;  // the last partitionBy moved contacts
   void place(std::size_t index);
   void resizeColumns(std::size_t n);  // size() becomes n; new and dropped entries hold a default Contact
   void swap(std::size_t a, std::size_t b);
+  // After swap(a, b): the entries of the bodies of both contacts name their new indices, each list
+  // still in increasing contact index (the adjacency stays valid).
+  void swapAdjacency(std::size_t a, std::size_t b);
   // Sorts the contacts [begin, end) by (id1, id2) (the pair map follows).
   void sortByBodies(std::size_t begin, std::size_t end);
   // Whether more than 1/64 of the contacts [begin, end) follow one with a larger (id1, id2).
@@ -322,11 +335,13 @@ class ContactStore {
     for (std::size_t k = begin + 1; k < end; ++k) descents += pairKey(id1_[k - 1], id2_[k - 1]) > pairKey(id1_[k], id2_[k]);
     return 64 * descents > end - begin;
   }
-  // Moves the contacts from `from` on that satisfy `first` in front of the others (swapping pairs
-  // out of place, the pair map following) and returns where they end.
+  // Moves the contacts of [from, to) that satisfy `first` in front of the others there (swapping
+  // pairs out of place, the pair map following) and returns where they end; moved_ tells whether
+  // any moved.
   template <class First>
-  std::size_t partitionBy(std::size_t from, First&& first) {
-    std::size_t front = from, back = size_;
+  std::size_t partitionBy(std::size_t from, std::size_t to, First&& first) {
+    std::size_t front = from, back = to;
+    moved_ = false;
     while (true) {
       while (front < back && first(front)) ++front;
       while (front < back && !first(back - 1)) --back;
@@ -334,7 +349,8 @@ class ContactStore {
       swap(front, back - 1);
       place(front);
       place(back - 1);
-      adjacencyValid_ = false;
+      if (adjacencyValid_) swapAdjacency(front, back - 1);
+      moved_ = true;
     }
   }
 };

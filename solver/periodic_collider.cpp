@@ -69,7 +69,7 @@ std::vector<PeriodicPair> bruteForcePeriodicPairs(const Particles& p, const Cell
   return pairs;
 }
 
-bool PeriodicCollider::dormant(const Particles& p, const Contact& c) const {
+bool PeriodicCollider::dormant(const Particles& p, const ContactPair& c) const {
   if (!hRunValid_ || s_.size() != p.size()) return false;
   return apartBeyond(p, c, hRun_ * s_[c.id1], hRun_ * (s_[c.id2] + c.cellDist.cast<double>()), 2.0 * dL_);
 }

@@ -89,7 +89,7 @@ class PeriodicCollider {
   bool needsRun(const Particles& p, const Cell& cell) const;
   // Whether contact c cannot touch before the next run while H stays the run's (see above); false
   // before the first run and without H_run.
-  bool dormant(const Particles& p, const Contact& c) const;
+  bool dormant(const Particles& p, const ContactPair& c) const;
   // Whether the dormant marks of the last run still hold: H is the run's.
   bool dormancyHolds(const Cell& cell) const { return hRunValid_ && cell.H() == hRun_; }
   // Forces a full rebuild at the next update (after a cell flip, seed: invalidatePersistentData).

@@ -84,29 +84,31 @@ void Scene::validate() {
 }
 
 // The collider of the scene's space (periodic with a cell); it skips the run when it is up to date.
-// After a run, and whenever the real contacts have drifted from their place in front
-// (ContactStore::realDrifted), the contacts are partitioned: the real ones in front of the others,
-// and the contacts that cannot touch before the next run behind all (ContactStore::partition,
-// Collider::dormant, PeriodicCollider::dormant). In a cell the images move with H as well: the
-// dormant contacts are woken as soon as H is no longer the run's.
+// After a run the contacts are partitioned: the real ones in front of the others, and the contacts
+// that cannot touch before the next run behind all (ContactStore::partition, Collider::dormant,
+// PeriodicCollider::dormant). Between runs the real contacts are gathered in front of the active ones
+// at every step (ContactStore::gatherReal: the contacts formed or separated since the last step), and
+// in a cell the dormant contacts are woken as soon as H is no longer the run's.
 void Scene::updateCollider() {
   collider.law = periodicCollider.law = law;
   const bool ran = cell ? periodicCollider.update(particles, *cell, materials, contacts) : collider.update(particles, materials, contacts);
-  if (ran || contacts.realDrifted()) {
-    contacts.partition([&](const Contact& c) { return dormant(c); });
+  if (ran) {
+    contacts.partition([&](const ContactPair& c) { return dormant(c); });
     contacts.assertInvariants(particles);
-  } else if (cell && !periodicCollider.dormancyHolds(*cell)) {
-    contacts.wakeDormant();
+    return;
   }
+  if (cell && !periodicCollider.dormancyHolds(*cell)) contacts.wakeDormant();
+  contacts.gatherReal();  // (its swaps keep the invariants partition() checks at every run)
 }
 
-bool Scene::dormant(const Contact& c) const {
-  if (cell) return periodicCollider.dormancyHolds(*cell) && periodicCollider.dormant(particles, c);
+bool Scene::dormant(const ContactPair& c) const {
+  // (in a cell that moves, H changes at this step: dormant marks would be woken at the next)
+  if (cell) return cellAtRest() && periodicCollider.dormancyHolds(*cell) && periodicCollider.dormant(particles, c);
   return collider.dormant(particles, c);
 }
 
 void Scene::recoverContactMarks() {
-  contacts.recoverMarks([&](const Contact& c) { return dormant(c); });
+  contacts.recoverMarks([&](const ContactPair& c) { return dormant(c); });
   contacts.assertInvariants(particles);
 }
 
@@ -220,7 +222,7 @@ void Scene::step() {
   clumps.aggregate(particles);
   // (a cell at rest, L_n-1/2 = L_n+1/2 = 0: the field terms vanish, the plain integrator, whose
   // energies are then the totals)
-  const bool field = cell && cell->homoDeform && !(cell->velGrad().isZero(0.0) && cell->nextVelGrad().isZero(0.0));
+  const bool field = cell && cell->homoDeform && !cellAtRest();
   if (field) {
     const HomoDeform homo = homoDeformTerms(*cell, dt_);  // position-independent terms, once per step
     integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_, &homo);

@@ -172,7 +172,9 @@ class Scene {
   // contacts of the current positions, e.g. for criticalTimestep() before the first step.
   void updateCollider();
   // Whether contact c cannot touch before the collider's next run (the collider of the scene's space).
-  bool dormant(const Contact& c) const;
+  bool dormant(const ContactPair& c) const;
+  // A cell whose velocity gradient is zero over the last and the next half step (H stays as it is).
+  bool cellAtRest() const { return cell && cell->velGrad().isZero(0.0) && cell->nextVelGrad().isZero(0.0); }
 
  private:
   double dt_ = 0.0;
