@@ -26,7 +26,6 @@
 #include "io/start_overlap.hpp"
 #include "io/stop_signal.hpp"
 
-#include <omp.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -257,7 +256,6 @@ int run(int argc, char** argv) {
     }
     return 0;
   }
-  if (spec.threads > 0) omp_set_num_threads(spec.threads);
 
   try {
     std::filesystem::create_directories(spec.outputs.directory);

@@ -18,6 +18,10 @@
 #include <new>
 #include <sstream>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 namespace dem::io {
 
 namespace {
@@ -52,6 +56,29 @@ CsvSpec csvColumns(const CsvSpec& asked, const Scene& scene) {
   return columns;
 }
 
+// The OpenMP thread count n (> 0; 0: unchanged) while it lives, the previous count restored after.
+class ThreadCount {
+ public:
+  explicit ThreadCount(int n) {
+#ifdef _OPENMP
+    previous_ = omp_get_max_threads();
+    if (n > 0) omp_set_num_threads(n);
+#else
+    (void)n;
+#endif
+  }
+  ~ThreadCount() {
+#ifdef _OPENMP
+    omp_set_num_threads(previous_);
+#endif
+  }
+  ThreadCount(const ThreadCount&) = delete;
+  ThreadCount& operator=(const ThreadCount&) = delete;
+
+ private:
+  int previous_ = 1;
+};
+
 // A stop request after step n: the checkpoint of step n (when the scene asks for checkpoints; it is
 // already written when n is a checkpoint step), the CSV synced first and closed after.
 void stopCleanly(const Scene& scene, const OutputSpec& o, CsvOutput* csv, ContactsOutput* contacts,
@@ -69,6 +96,7 @@ void stopCleanly(const Scene& scene, const OutputSpec& o, CsvOutput* csv, Contac
 }  // namespace
 
 RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options) {
+  const ThreadCount threads(spec.threads);
   const OutputSpec& o = spec.outputs;
   const std::string dir = o.directory + "/";
   RunOutcome out;

@@ -75,7 +75,8 @@ class RunError : public std::runtime_error {
 // stop condition of spec.stop holds after a step (then the run ends there as at its last step). Output
 // files go to spec.outputs.directory, which must exist. Throws std::runtime_error for I/O errors
 // (naming the file and the system's reason), OutputResumeError when an output does not match the
-// checkpoint's record of it, RunError for an error after the start.
+// checkpoint's record of it, RunError for an error after the start. With spec.threads > 0 the run
+// uses that many OpenMP threads (engine.threads), and the caller's count is restored after it.
 RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options);
 
 }  // namespace dem::io

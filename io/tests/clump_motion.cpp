@@ -32,6 +32,30 @@ std::string clumpScene(const std::string& motion) {
     "engine": {"dt": 1e-5, "steps": 1}
   })";
 }
+// The mass, centroid and inertia about it of the three member spheres (density 1200), computed here.
+struct MemberMass {
+  double m = 0.0;
+  Vec3 xc = Vec3::Zero();
+  Mat3 I = Mat3::Zero();
+};
+double memberMass(const Particles& p, std::size_t i) {
+  return 1200.0 * 4.0 / 3.0 * std::numbers::pi * std::pow(p.radius[i], 3);
+}
+MemberMass memberMassProperties(const Particles& p) {
+  MemberMass r;
+  for (std::size_t i = 0; i < 3; ++i) {
+    r.m += memberMass(p, i);
+    r.xc += memberMass(p, i) * p.pos[i];
+  }
+  r.xc /= r.m;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const double mi = memberMass(p, i);
+    const Vec3 d = p.pos[i] - r.xc;
+    r.I += 0.4 * mi * p.radius[i] * p.radius[i] * Mat3::Identity() +
+           mi * (d.squaredNorm() * Mat3::Identity() - d * d.transpose());
+  }
+  return r;
+}
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(clump_motion)
@@ -42,24 +66,13 @@ BOOST_AUTO_TEST_CASE(momentum_and_angular_momentum_after_load) {
   const Particles& p = l.scene.particles;
   const std::size_t body = 3;
   BOOST_REQUIRE(p.isClump[body]);
-  // mass properties from the spheres
-  double m = 0.0;
-  Vec3 xc = Vec3::Zero();
-  for (std::size_t i = 0; i < 3; ++i) {
-    const double mi = 1200.0 * 4.0 / 3.0 * std::numbers::pi * std::pow(p.radius[i], 3);
-    m += mi;
-    xc += mi * p.pos[i];
-  }
-  xc /= m;
-  Mat3 I = Mat3::Zero();
+  // mass properties from the spheres; the members' momentum and angular momentum about the centroid
+  const auto [m, xc, I] = memberMassProperties(p);
   Vec3 P = Vec3::Zero(), L = Vec3::Zero();
   for (std::size_t i = 0; i < 3; ++i) {
-    const double mi = 1200.0 * 4.0 / 3.0 * std::numbers::pi * std::pow(p.radius[i], 3);
-    const Vec3 d = p.pos[i] - xc;
-    const double Ii = 0.4 * mi * p.radius[i] * p.radius[i];
-    I += Ii * Mat3::Identity() + mi * (d.squaredNorm() * Mat3::Identity() - d * d.transpose());
+    const double mi = memberMass(p, i);
     P += mi * p.vel[i];
-    L += mi * d.cross(p.vel[i]) + Ii * p.angVel[i];
+    L += mi * (p.pos[i] - xc).cross(p.vel[i]) + 0.4 * mi * p.radius[i] * p.radius[i] * p.angVel[i];
   }
   BOOST_TEST(p.mass[body] == m, boost::test_tools::tolerance(1e-12));
   BOOST_TEST((p.pos[body] - xc).norm() < 1e-14);
@@ -109,21 +122,7 @@ BOOST_AUTO_TEST_CASE(clump_table_and_series) {
   l.run.outputs.directory = dir.string();
   const Particles p0 = l.scene.particles;
   BOOST_REQUIRE(runScene(l.scene, l.run, RunOptions{}).finished);
-  double m = 0.0;
-  Vec3 xc = Vec3::Zero();
-  for (std::size_t i = 0; i < 3; ++i) {
-    const double mi = 1200.0 * 4.0 / 3.0 * std::numbers::pi * std::pow(p0.radius[i], 3);
-    m += mi;
-    xc += mi * p0.pos[i];
-  }
-  xc /= m;
-  Mat3 I = Mat3::Zero();
-  for (std::size_t i = 0; i < 3; ++i) {
-    const double mi = 1200.0 * 4.0 / 3.0 * std::numbers::pi * std::pow(p0.radius[i], 3);
-    const Vec3 d = p0.pos[i] - xc;
-    I += 0.4 * mi * p0.radius[i] * p0.radius[i] * Mat3::Identity() +
-         mi * (d.squaredNorm() * Mat3::Identity() - d * d.transpose());
-  }
+  const auto [m, xc, I] = memberMassProperties(p0);
   const Vec3 principal = Eigen::SelfAdjointEigenSolver<Mat3>(I).eigenvalues();
   std::ifstream table(dir / "clumps.csv");
   std::string header, row;

@@ -5,6 +5,7 @@
 // within the bound N x unbalanced x mean contact force; the step-0 row has nan in the columns of
 // ledger_time and the packing fraction of a box holding the whole bed.
 #include "io/runner.hpp"
+#include "io/tests/box_bed_scene.hpp"
 #include "io/scene_loader.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -55,22 +56,10 @@ Table readTable(const std::filesystem::path& file) {
 
 Vec3 vecAt(const std::vector<double>& row, std::size_t k) { return {row[k], row[k + 1], row[k + 2]}; }
 
-// A bed of 40 spheres poured into an open box of five walls, damped to rest.
-const char* kScene = R"({
-  "materials": [{"name": "m", "density": 2600, "young": 1e7, "friction": 0.4}],
-  "walls": [{"point": [0, 0, 0], "normal": [0, 0, 1], "material": "m"},
-            {"point": [0, 0, 0], "normal": [1, 0, 0], "material": "m"},
-            {"point": [0.04, 0, 0], "normal": [-1, 0, 0], "material": "m"},
-            {"point": [0, 0, 0], "normal": [0, 1, 0], "material": "m"},
-            {"point": [0, 0.04, 0], "normal": [0, -1, 0], "material": "m"}],
-  "generators": [{"type": "randomPacking", "min": [0, 0, 0], "max": [0.04, 0.04, 0.05], "count": 40,
-                  "radius": {"distribution": "uniform", "min": 0.004, "max": 0.006}, "seed": 3, "material": "m"}],
-  "engine": {"dt": 4e-5, "steps": 20000, "gravity": [0, 0, -9.81], "damping": 0.7},
-  "outputs": {"progress": false, "final": null,
-              "csv": {"interval": 4000, "micromechanics": true, "walls": true,
+// The bed of box_bed_scene.hpp with every measure in the series and the contacts file.
+const std::string kScene = test::boxBedScene(R"("steps": 20000)", R"("csv": {"interval": 4000, "micromechanics": true, "walls": true,
                       "packing": {"min": [0, 0, 0], "max": [0.04, 0.04, 0.05]}},
-              "contacts": {"interval": 4000}}
-})";
+              "contacts": {"interval": 4000})");
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(series_measures)

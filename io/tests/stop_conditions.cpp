@@ -3,6 +3,7 @@
 // run) or the kinetic energy (the series' column) falls below the bound, and not before; a scene
 // with dt from the global-stiffness estimate and a duration stops at the first step that reaches it.
 #include "io/runner.hpp"
+#include "io/tests/box_bed_scene.hpp"
 #include "io/scene_loader.hpp"
 #include "solver/unbalanced_force.hpp"
 
@@ -67,20 +68,8 @@ std::map<double, double> unbalancedFromContacts(const std::filesystem::path& fil
 }
 
 std::string bedScene(const std::string& stop) {
-  return R"({
-  "materials": [{"name": "m", "density": 2600, "young": 1e7, "friction": 0.4}],
-  "walls": [{"point": [0, 0, 0], "normal": [0, 0, 1], "material": "m"},
-            {"point": [0, 0, 0], "normal": [1, 0, 0], "material": "m"},
-            {"point": [0.04, 0, 0], "normal": [-1, 0, 0], "material": "m"},
-            {"point": [0, 0, 0], "normal": [0, 1, 0], "material": "m"},
-            {"point": [0, 0.04, 0], "normal": [0, -1, 0], "material": "m"}],
-  "generators": [{"type": "randomPacking", "min": [0, 0, 0], "max": [0.04, 0.04, 0.05], "count": 40,
-                  "radius": {"distribution": "uniform", "min": 0.004, "max": 0.006}, "seed": 3, "material": "m"}],
-  "engine": {"dt": 4e-5, "gravity": [0, 0, -9.81], "damping": 0.7, "stop": )" +
-         stop + R"(},
-  "outputs": {"progress": false, "final": null, "csv": {"interval": 100, "micromechanics": true},
-              "contacts": {"interval": 100}}
-})";
+  return test::boxBedScene(R"("stop": )" + stop,
+                           R"("csv": {"interval": 100, "micromechanics": true}, "contacts": {"interval": 100})");
 }
 
 std::filesystem::path freshDir(const char* name) {
