@@ -218,7 +218,9 @@ inline void finishBatch(ContactStore& cs, double* const* cols, std::size_t k0, s
       if (dissipated != 0.0) dissipated = 0.0;
       continue;
     }
-    real[k] = out.f[outReal].v[j] != 0.0;
+    const std::uint8_t now = out.f[outReal].v[j] != 0.0;
+    sums.realChanged = sums.realChanged || now != real[k];
+    real[k] = now;
     sums.elastic += out.f[outElastic].v[j];
     sums.dissipated += out.f[outSlip].v[j];
     if constexpr (Dashpots) sums.viscous += out.f[outViscous].v[j];      // (zero without dashpots)
@@ -342,6 +344,7 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
     total.viscous += s.viscous;
     total.spring += s.spring;
     total.stressSum += s.stressSum;
+    total.realChanged = total.realChanged || s.realChanged;
   }
   return total;
 }

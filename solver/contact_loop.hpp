@@ -22,6 +22,7 @@ struct ContactStageResult {
   double viscous = 0.0;     // the dashpots' dissipation of this step
   double spring = 0.0;      // energy taken from shear springs by stiffness changes (contact_law.hpp)
   Mat3 stressSum = Mat3::Zero();  // with a cell: sum of F (x) l over the real contacts (stress.hpp)
+  bool realChanged = false;       // some contact formed or separated (ContactStore::gatherReal)
 };
 
 // A contact's force on particle 1 and its torques (Contact::force, torque1, torque2).

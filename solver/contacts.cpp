@@ -83,6 +83,7 @@ void ContactStore::set(std::size_t k, const Contact& c) {
   id1_[k] = c.id1;
   id2_[k] = c.id2;
   type_[k] = c.type;
+  realChanged_ = realChanged_ || real_[k] != c.real;
   real_[k] = c.real;
   cellDist_[k] = c.cellDist;
   col_[col::elastic][k] = c.elastic;

@@ -248,6 +248,7 @@ class ContactStore {
     const std::size_t real = partitionBy(0, size_, [&](std::size_t k) { return real_[k] != 0; });
     realEnd_ = real;
     activeEnd_ = partitionBy(real, size_, [&](std::size_t k) { return !dormant(pair(k)); });
+    realChanged_ = false;
     if (needsSort(0, real)) sortByBodies(0, real);
     for (std::size_t k = activeEnd_; k < size_; ++k) col_[col::dissipated][k] = 0.0;
     if constexpr (kAssertions) {
@@ -261,14 +262,19 @@ class ContactStore {
   // them are out of order. Contacts formed or separated since the last step so go back to their
   // place (batches of real contacts stay full). It reads the order, the real flags and activeEnd
   // only, so a resumed run moves the same contacts as the straight one.
-  // Returns whether any contact moved.
+  // Returns whether any contact moved. Nothing to do unless some contact formed or separated since
+  // the last gathering (noteRealChanged; a gathered store stays gathered, so skipping is exact).
   bool gatherReal() {
+    if (!realChanged_) return false;
+    realChanged_ = false;
     const std::size_t real = partitionBy(0, activeEnd(), [&](std::size_t k) { return real_[k] != 0; });
     realEnd_ = real;
     if (!moved_) return false;
     if (needsSort(0, real)) sortByBodies(0, real);
     return true;
   }
+  // The contact stage's note that a contact's real flag changed (gatherReal has work).
+  void noteRealChanged() { realChanged_ = true; }
   // Every dormant contact active again (until the next partition): the dormant marks no longer hold.
   void wakeDormant() { activeEnd_ = SIZE_MAX; }
   // After the store was read back (a checkpoint): the marks of the last partition recovered from the
@@ -321,6 +327,7 @@ class ContactStore {
   std::size_t adjParticles_ = 0;
   std::size_t realEnd_ = SIZE_MAX, activeEnd_ = SIZE_MAX;
   bool moved_ = false;  // the last partitionBy moved contacts
+  bool realChanged_ = true;  // real flags changed since the last gatherReal (true: unknown)
   void place(std::size_t index);
   void resizeColumns(std::size_t n);  // size() becomes n; new and dropped entries hold a default Contact
   void swap(std::size_t a, std::size_t b);
