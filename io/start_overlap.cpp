@@ -8,14 +8,13 @@
 namespace dem::io {
 
 // Overlap of a pair the collider holds: -u_N of its shape-pair geometry (solver/contact_geometry.hpp).
-StartOverlap startOverlap(const Scene& scene) {
+StartOverlap startOverlap(Scene& scene) {
   StartOverlap o;
   if (scene.particles.size() < 2) return o;
-  Scene probe = scene;
-  probe.updateCollider();
-  const Particles& p = probe.particles;
-  const Mat3* H = probe.cell ? &probe.cell->H() : nullptr;
-  const ContactStore& c = probe.contacts;
+  scene.updateCollider();
+  const Particles& p = scene.particles;
+  const Mat3* H = scene.cell ? &scene.cell->H() : nullptr;
+  const ContactStore& c = scene.contacts;
   for (std::size_t k = 0; k < c.size(); ++k) {
     const std::uint32_t i1 = c.id1(k), i2 = c.id2(k);
     const Vec3 x2 = secondPosition(p, i2, c.cellDist(k), H);

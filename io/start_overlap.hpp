@@ -17,9 +17,10 @@ struct StartOverlap {
   double smallerRadius = 0.0;    // the smaller sphere radius of that pair (a wall's is infinite)
 };
 
-// The overlaps of `scene`'s bodies now, found by its collider run on a copy (the scene is unchanged,
-// so the run's results are too).
-StartOverlap startOverlap(const Scene& scene);
+// The overlaps of `scene`'s bodies now, found by the scene's own collider run (Scene::updateCollider,
+// the run its first step would make: that step then finds the collider up to date, so the results
+// are those of a run without this check, with neither a copy of the scene nor a second run).
+StartOverlap startOverlap(Scene& scene);
 
 // "N pairs of bodies overlap ...; the largest overlap is D m (bodies I and J, F of the smaller radius)".
 std::string formatStartOverlap(const StartOverlap& o);
