@@ -9,7 +9,7 @@
 //     --threads N      OpenMP threads (overrides engine.threads)
 //     --check          load and check the scene (dt, estimated for the automatic timestep, and the
 //                      step count), run nothing
-//     --quiet          no progress bar (nor the size-distribution report)
+//     --quiet          no progress bar, size-distribution report or final line: only warnings and errors
 //     -h, --help       every option and exit code, on stdout
 // Exit codes: 0 done; 1 an I/O or other error while running (the message names the file and the
 // system's reason, e.g. "No space left on device"); 2 bad input (scene file, command line,
@@ -67,7 +67,8 @@ void usage(bool full = false) {
         "  --threads N      OpenMP threads, 1 to 1024 (overrides engine.threads; results are the same bits for any N)\n"
         "  --check          load and check the scene, print a summary (bodies, dt - the estimate for dt from\n"
         "                   the global stiffness -, the step count it implies, stop conditions), run nothing\n"
-        "  --quiet          no progress bar and no size-distribution report on stderr\n"
+        "  --quiet          only warnings and errors on stderr (no progress bar, size-distribution report\n"
+        "                   or final line)\n"
         "  -h, --help       this text\n"
         "exit codes:\n"
         "  0  done (or --check: the scene is valid; --help)\n"
@@ -306,7 +307,8 @@ int run(int argc, char** argv) {
       return kExitStopped;
     }
     const std::string stopped = r.stopReason.empty() ? "" : "; stopped: " + r.stopReason;
-    std::fprintf(stderr, "dem-run: %llu steps done (step %llu, t = %.9g s)%s%s%s\n",
+    if (!quiet)
+      std::fprintf(stderr, "dem-run: %llu steps done (step %llu, t = %.9g s)%s%s%s\n",
                  static_cast<unsigned long long>(r.steps), static_cast<unsigned long long>(loaded.scene.stepCount),
                  loaded.scene.time, stopped.c_str(), r.finalPath.empty() ? "" : "; final state ", r.finalPath.c_str());
   } catch (const dem::io::RunError& e) {
