@@ -34,34 +34,57 @@ template <class T>
 struct ContactHistory {
   Q4<T> frame;  // local -> global
   V3<T> normal;
-  V3<T> phi;    // relative rotation (local)
+  V3<T> phi;  // relative rotation (local)
 };
 
-// Everything the kernel reads of a contact at t_n.
+// Everything the kernel reads of a contact at t_n, as values (one contact, or a batch staged in
+// lanes). The kernel reads it through member functions, at the point where each input is used: a
+// batch passes an object with the same functions that loads each input there from the staged lanes
+// and the contact store's columns (contact_loop.cpp), since inputs loaded all at once would
+// outnumber the registers and be spilled.
 template <class T>
 struct KernelInput {
-  PairInput<T> pair;      // geometry input (contact_geometry.hpp)
-  T type;                 // ContactType, as a number
-  V3<T> x1;               // centre of particle 1 (for the contact point)
-  V3<T> dv, w1, w2;       // v2 - v1 (v2 of the periodic image), angular velocities; mid-step
-  MaskOf<T> wasReal;      // real at the last step (else: formation if it touches now)
-  ContactHistory<T> h;    // history (where wasReal)
-  T uNPrev;               // u_N of the last step (where wasReal)
-  LawState<T> state;      // the law's history (where wasReal)
+  struct Values {
+    PairInput<T> pair;     // geometry input (contact_geometry.hpp)
+    T type;                // ContactType, as a number
+    V3<T> x1;              // centre of particle 1 (for the contact point)
+    V3<T> dv, w1, w2;      // v2 - v1 (v2 of the periodic image), angular velocities; mid-step
+    MaskOf<T> wasReal;     // real at the last step (else: formation if it touches now)
+    ContactHistory<T> h;   // history (where wasReal)
+    T uNPrev;              // u_N of the last step (where wasReal)
+    LawState<T> state;     // the law's history (where wasReal)
+    const double* params;  // the law's parameters (T = double)
+  } v;
+  PairInput<T> pair() const { return v.pair; }
+  T type() const { return v.type; }
+  V3<T> x1() const { return v.x1; }
+  V3<T> dv() const { return v.dv; }
+  V3<T> w1() const { return v.w1; }
+  V3<T> w2() const { return v.w2; }
+  MaskOf<T> wasReal() const { return v.wasReal; }
+  Q4<T> frame() const { return v.h.frame; }
+  V3<T> normal() const { return v.h.normal; }
+  V3<T> phi() const { return v.h.phi; }
+  T uNPrev() const { return v.uNPrev; }
+  LawState<T> state() const { return v.state; }
+  template <class Law>
+  typename Law::template Params<T> params() const {
+    return Law::params(v.params);
+  }
 };
 
 template <class T>
 struct KernelOutput {
-  MaskOf<T> real;           // the bodies overlap at t_n (u_N < 0)
-  T uN;                     // u_N (0 where not real)
-  V3<T> force;              // on particle 1, global (particle 2 receives -force); 0 where not real
-  V3<T> torque1, torque2;   // a1 n x F on particle 1, a2 n x F on particle 2
-  V3<T> point;              // contact point c = x1 + a1 n
-  ContactHistory<T> h;      // history after the step (phi 0 where not real)
-  LawState<T> state;        // the law's state after the step (0 where not real)
-  T spring;                 // the law's spring-stiffness term of this step (LawResult::spring)
-  T elastic, slip, viscous; // energy at t_n and the work dissipated this step (a separation
-                            // releases the shear spring's energy as slip, energy.hpp)
+  MaskOf<T> real;            // the bodies overlap at t_n (u_N < 0)
+  T uN;                      // u_N (0 where not real)
+  V3<T> force;               // on particle 1, global (particle 2 receives -force); 0 where not real
+  V3<T> torque1, torque2;    // a1 n x F on particle 1, a2 n x F on particle 2
+  V3<T> point;               // contact point c = x1 + a1 n
+  ContactHistory<T> h;       // history after the step (phi 0 where not real)
+  LawState<T> state;         // the law's state after the step (0 where not real)
+  T spring;                  // the law's spring-stiffness term of this step (LawResult::spring)
+  T elastic, slip, viscous;  // energy at t_n and the work dissipated this step (a separation
+                             // releases the shear spring's energy as slip, energy.hpp)
 };
 
 // Rotates the local vector f = (f_x, f_y, f_z) to global axes with the unit quaternion q:
@@ -83,37 +106,40 @@ template <class T>
 
 // The kernel's one pass; Formation: some lane forms (its previous state is then taken as described
 // at the top), else every lane was real at the last step (a straight pass for the common case).
-template <class Law, bool Dashpots, bool Formation, class T>
-[[gnu::always_inline]] inline KernelOutput<T> kernelPass(const KernelInput<T>& in, const typename Law::template Params<T>& params,
-                                                         const T& dt) {
+template <class Law, bool Dashpots, bool Formation, class T, class In, class Use>
+[[gnu::always_inline]] inline void kernelPass(const In& in, const T& dt, Use&& use) {
   using std::sqrt;
   const T zero(0.0);
   // geometry of the shape pair, t_n
-  const PairGeometry<T> g = shapePairGeometry(in.pair, in.type);
+  const PairGeometry<T> g = shapePairGeometry(in.pair(), in.type());
   const V3<T>& n = g.n;
   const T a1 = g.r1 + 0.5 * g.uN, a2 = g.r2 + 0.5 * g.uN;  // arms on the normal
   // seed: relative velocity at the contact point, (v2 - v1) - (a1 w1 + a2 w2) x n
-  const V3<T> vr = in.dv - cross(a1 * in.w1 + a2 * in.w2, n);
+  const V3<T> vr = in.dv() - cross(a1 * in.w1() + a2 * in.w2(), n);
 
   // the previous state: the stored history, or at formation the formation frame and zero history
-  Q4<T> qPrev = in.h.frame;
-  V3<T> nPrev = in.h.normal, phiPrev = in.h.phi;
-  LawState<T> prev = in.state;
+  // (phi and the law's state are taken where they are used, below)
+  Q4<T> qPrev = in.frame();
+  V3<T> nPrev = in.normal();
   T stepDt = dt, twistDt = dt;
+  const MaskOf<T> isNew = !in.wasReal();
   if constexpr (Formation) {
-    const MaskOf<T> isNew = !in.wasReal;
     const Q4<T> qForm = formationFrame(n);
     const T vApproach = -dot(n, vr);
     const T tau = select(vApproach > 0.0 && g.uN < 0.0, -g.uN / select(vApproach > 0.0, vApproach, T(1.0)), zero);
     qPrev = {select(isNew, qForm.w, qPrev.w), select(isNew, qForm.x, qPrev.x), select(isNew, qForm.y, qPrev.y),
              select(isNew, qForm.z, qPrev.z)};
     nPrev = selectV3<T>(isNew, n, nPrev);
-    phiPrev = selectV3<T>(isNew, {zero, zero, zero}, phiPrev);
-    prev = {select(isNew, zero, prev.sY), select(isNew, zero, prev.sZ), select(isNew, zero, prev.dN), select(isNew, zero, prev.dY),
-            select(isNew, zero, prev.dZ)};
     stepDt = select(isNew, select(tau < dt, tau, dt), dt);  // tau in [0, dt]
     twistDt = select(isNew, zero, dt);
   }
+  const auto previous = [&]() __attribute__((always_inline)) {
+    LawState<T> prev = in.state();
+    if constexpr (Formation)
+      prev = {select(isNew, zero, prev.sY), select(isNew, zero, prev.sZ), select(isNew, zero, prev.dN),
+              select(isNew, zero, prev.dY), select(isNew, zero, prev.dZ)};
+    return prev;
+  };
 
   // seed "Contact update": mid-step normal n_mid = (n_prev + n)/|n_prev + n|
   const V3<T> nSum = nPrev + n;
@@ -131,7 +157,7 @@ template <class Law, bool Dashpots, bool Formation, class T>
   const V3<T> oR = cross(xPrev, n);
   const Q4<T> bent = Q4<T>{1.0 + dot(xPrev, n), oR.x, oR.y, oR.z} * qPrev;
   // (n_mid . w as (n_prev + n) . w / |n_prev + n|: the dot product does not wait for the square root)
-  const T halfTwist = 0.5 * (dot(nSum, 0.5 * (in.w1 + in.w2)) * invLen) * twistDt;
+  const T halfTwist = 0.5 * (dot(nSum, 0.5 * (in.w1() + in.w2())) * invLen) * twistDt;
   const V3<T> t = halfTwist * n;  // twist quaternion (1, t): (1, t) b = (b_w - t.b_v, b_v + b_w t + t x b_v)
   const V3<T> bv{bent.x, bent.y, bent.z};
   const V3<T> cv = bv + bent.w * t + cross(t, bv);
@@ -142,8 +168,10 @@ template <class Law, bool Dashpots, bool Formation, class T>
   // seed: mid-step frame Slerp(T_prev, T_curr, 1/2); for unit quaternions on the short arc this is the
   // rotation of q_prev + q_curr, here of m = |q_raw| q_prev + q_raw (the same direction; it does not
   // wait for the division), normalised below inside T_mid.
-  const T sgn = select(qPrev.w * qRaw.w + qPrev.x * qRaw.x + qPrev.y * qRaw.y + qPrev.z * qRaw.z < 0.0, T(-1.0), T(1.0));
-  const Q4<T> m{len * qPrev.w + sgn * qRaw.w, len * qPrev.x + sgn * qRaw.x, len * qPrev.y + sgn * qRaw.y, len * qPrev.z + sgn * qRaw.z};
+  const T sgn =
+      select(qPrev.w * qRaw.w + qPrev.x * qRaw.x + qPrev.y * qRaw.y + qPrev.z * qRaw.z < 0.0, T(-1.0), T(1.0));
+  const Q4<T> m{len * qPrev.w + sgn * qRaw.w, len * qPrev.x + sgn * qRaw.x, len * qPrev.y + sgn * qRaw.y,
+                len * qPrev.z + sgn * qRaw.z};
   // Global -> local rotation T_mid = R(m/|m|)^T: T_mid x = x + k (v x (v x x) - w (v x x)) with
   // (w, v) = m and k = 2/|m|^2 (one division, no square root; the cross products do not wait for it).
   const T k = 2.0 / (m.w * m.w + m.x * m.x + m.y * m.y + m.z * m.z);
@@ -154,49 +182,71 @@ template <class Law, bool Dashpots, bool Formation, class T>
   };
   // seed: shear velocity v_r minus its part along the mid-step normal, to local axes
   const V3<T> vLocal = toLocal(vr - dot(nMid, vr) * nMid);
-  const V3<T> phi = phiPrev + stepDt * toLocal(in.w2 - in.w1);  // seed: phi += T_mid (w2 - w1) dt
+  V3<T> phiPrev = in.phi();
+  if constexpr (Formation) phiPrev = selectV3<T>(isNew, {zero, zero, zero}, phiPrev);
+  const V3<T> phi = phiPrev + stepDt * toLocal(in.w2() - in.w1());  // seed: phi += T_mid (w2 - w1) dt
 
   // the law: seed u_T += T_mid v_r dt (inside the law's shear state), forces in local axes
-  const T vN = dot(n, in.dv);
-  const LawInput<T> li{g.uN, vN, stepDt * vLocal.y, stepDt * vLocal.z, vLocal.y, vLocal.z,
-                       select(in.wasReal, g.uN - in.uNPrev, dt * vN), dt * vLocal.y, dt * vLocal.z, in.uNPrev};
-  const LawResult<T> r = Law::template force<Dashpots>(params, li, prev);
+  const T vN = dot(n, in.dv());
+  const LawInput<T> li{g.uN,
+                       vN,
+                       stepDt * vLocal.y,
+                       stepDt * vLocal.z,
+                       vLocal.y,
+                       vLocal.z,
+                       select(in.wasReal(), g.uN - in.uNPrev(), dt * vN),
+                       dt * vLocal.y,
+                       dt * vLocal.z,
+                       in.uNPrev()};
+  const typename Law::template Params<T> params = in.template params<Law>();
+  const LawResult<T> r = Law::template force<Dashpots>(params, li, previous());
   const V3<T> force = localToGlobal(q, r.fN, r.fY, r.fZ);
   const V3<T> nxF = cross(n, force);  // torques b1 x F = a1 n x F, b2 x (-F) = a2 n x F
 
   KernelOutput<T> out;
   out.real = g.uN < 0.0;
   const auto ifReal = [&](const T& x) __attribute__((always_inline)) { return select(out.real, x, zero); };
-  const auto ifRealV = [&](const V3<T>& x) __attribute__((always_inline)) { return V3<T>{ifReal(x.x), ifReal(x.y), ifReal(x.z)}; };
+  const auto ifRealV = [&](const V3<T>& x) __attribute__((always_inline)) {
+    return V3<T>{ifReal(x.x), ifReal(x.y), ifReal(x.z)};
+  };
   out.uN = ifReal(g.uN);
   out.force = ifRealV(force);
   out.torque1 = ifRealV(a1 * nxF);
   out.torque2 = ifRealV(a2 * nxF);
-  out.point = in.x1 + V3<T>{a1 * n.x, a1 * n.y, a1 * n.z};
-  out.h = {q, n, ifRealV(phi)};
+  out.point = in.x1() + V3<T>{a1 * n.x, a1 * n.y, a1 * n.z};
+  out.h.frame = q;
+  out.h.normal = n;
+  out.h.phi = ifRealV(phi);
   out.state = {ifReal(r.state.sY), ifReal(r.state.sZ), ifReal(r.state.dN), ifReal(r.state.dY), ifReal(r.state.dZ)};
   out.elastic = ifReal(r.elastic);
   // a contact that separates (seed: it gives no force): with F_N = 0 the Coulomb cap is zero, so the
   // shear spring's stored energy is released by slip and booked as friction dissipation of this
   // step (leaving it out makes the ledger drift at first order in dt in granular scenes); the
   // dashpots' last half-trapezoid is booked too.
-  const T released = Law::shearEnergy(params, in.state, in.uNPrev);
-  const MaskOf<T> separates = in.wasReal && !out.real;
+  const T released = Law::shearEnergy(params, in.state(), in.uNPrev());
+  const MaskOf<T> separates = in.wasReal() && !out.real;
   out.slip = select(out.real, r.slip, select(separates && released > 0.0, released, zero));
-  out.viscous = select(out.real, r.viscous, select(separates, viscousWork<Dashpots>(in.state, zero, zero, zero, li), zero));
+  out.viscous =
+      select(out.real, r.viscous, select(separates, viscousWork<Dashpots>(in.state(), zero, zero, zero, li), zero));
   out.spring = ifReal(r.spring);
-  return out;
+  use(out);
 }
 
 // Dashpots: false for a stage whose scene has no dashpots (contact_law.hpp, dashpot()); the
 // results are then those of true with zero dashpot coefficients, up to the sign of zeros. A lane's
 // bits do not depend on which pass runs it (the formation pass gives the lanes that were real the
-// same operations on the same values).
+// same operations on the same values). The output is handed to `use` inside each pass's branch, so
+// that it stays in registers (merged from two branches into one value, it would go through memory).
+template <class Law, bool Dashpots = true, class T, class In, class Use>
+[[gnu::always_inline]] inline void contactKernel(const In& in, const T& dt, Use&& use) {
+  if (anyLane(!in.wasReal())) kernelPass<Law, Dashpots, true, T>(in, dt, use);
+  else kernelPass<Law, Dashpots, false, T>(in, dt, use);
+}
 template <class Law, bool Dashpots = true, class T>
-[[gnu::always_inline]] inline KernelOutput<T> contactKernel(const KernelInput<T>& in, const typename Law::template Params<T>& params,
-                                                            const T& dt) {
-  if (anyLane(!in.wasReal)) return kernelPass<Law, Dashpots, true>(in, params, dt);
-  return kernelPass<Law, Dashpots, false>(in, params, dt);
+[[gnu::always_inline]] inline KernelOutput<T> contactKernel(const KernelInput<T>& in, const T& dt) {
+  KernelOutput<T> out;
+  contactKernel<Law, Dashpots, T>(in, dt, [&](const KernelOutput<T>& r) { out = r; });
+  return out;
 }
 
 }  // namespace dem
@@ -209,17 +259,18 @@ namespace dem {
 template <class Law, bool Dashpots = true>
 KernelOutput<double> evaluateContact(const Particles& p, Contact& c, double dt, const PeriodicShift* shift = nullptr) {
   KernelInput<double> in;
-  in.pair = pairInput(p, c.type, c.id1, c.id2, secondPosition(p, c.id2, c.cellDist, shift ? &shift->H : nullptr));
-  in.type = static_cast<double>(c.type);
-  in.x1 = v3(p.pos[c.id1]);
-  in.dv = v3(secondVelocity(p, c.id2, c.cellDist, shift) - p.vel[c.id1]);
-  in.w1 = v3(p.angVel[c.id1]);
-  in.w2 = v3(p.angVel[c.id2]);
-  in.wasReal = c.real != 0;
-  in.h = {q4(c.frame), v3(c.normal), v3(c.phi)};
-  in.uNPrev = c.u[0];
-  in.state = {c.u[1], c.u[2], c.damp[0], c.damp[1], c.damp[2]};
-  const KernelOutput<double> r = contactKernel<Law, Dashpots>(in, Law::params(c.params.data()), dt);
+  in.v.pair = pairInput(p, c.type, c.id1, c.id2, secondPosition(p, c.id2, c.cellDist, shift ? &shift->H : nullptr));
+  in.v.type = static_cast<double>(c.type);
+  in.v.x1 = v3(p.pos[c.id1]);
+  in.v.dv = v3(secondVelocity(p, c.id2, c.cellDist, shift) - p.vel[c.id1]);
+  in.v.w1 = v3(p.angVel[c.id1]);
+  in.v.w2 = v3(p.angVel[c.id2]);
+  in.v.wasReal = c.real != 0;
+  in.v.h = {q4(c.frame), v3(c.normal), v3(c.phi)};
+  in.v.uNPrev = c.u[0];
+  in.v.state = {c.u[1], c.u[2], c.damp[0], c.damp[1], c.damp[2]};
+  in.v.params = c.params.data();
+  const KernelOutput<double> r = contactKernel<Law, Dashpots>(in, dt);
   if (r.real) {
     c.frame = Quat(r.h.frame.w, r.h.frame.x, r.h.frame.y, r.h.frame.z);
     c.normal = vec3(r.h.normal);

@@ -42,13 +42,36 @@ struct LaneInputs {
 // Staged inputs (index of the first component of each field): the shape pair's geometry input (d,
 // radii, wall normal, type), x1, v2 - v1, w1, w2; inWasReal = 1 for a contact real at the last step;
 // inKernel = 1 for the lanes whose results are stored (real at the last step, or may touch now).
-enum In : std::size_t { inD = 0, inDv = 3, inW1 = 6, inW2 = 9, inX1 = 12, inAxis = 15, inR1 = 18, inR2, inType, inWasReal, inKernel,
-                        inCount };
+enum In : std::size_t {
+  inD = 0,
+  inDv = 3,
+  inW1 = 6,
+  inW2 = 9,
+  inX1 = 12,
+  inAxis = 15,
+  inR1 = 18,
+  inR2,
+  inType,
+  inWasReal,
+  inKernel,
+  inCount
+};
 
 // What the per-body sums and the energy sums read of a batch's results, lane by lane: each field is
 // stored from lanes with one vector store and read back per lane with scalar loads.
-enum Out : std::size_t { outF = 0, outT1 = 3, outT2 = 6, outElastic = 9, outSlip, outViscous, outSpring, outReal, outCount };
-static_assert(col::t1x == col::fx + 3 && col::t2x == col::fx + 6, "force and torques: nine consecutive columns, as outF .. outT2");
+enum Out : std::size_t {
+  outF = 0,
+  outT1 = 3,
+  outT2 = 6,
+  outElastic = 9,
+  outSlip,
+  outViscous,
+  outSpring,
+  outReal,
+  outCount
+};
+static_assert(col::t1x == col::fx + 3 && col::t2x == col::fx + 6,
+              "force and torques: nine consecutive columns, as outF .. outT2");
 struct LaneOutputs {
   struct alignas(64) Field {
     double v[kLanes];
@@ -69,7 +92,9 @@ struct ColumnBatch {
   std::size_t k0;
   Lanes load(std::size_t c) const { return Lanes(col[c] + k0, stdx::vector_aligned); }
   V3<Lanes> v3(std::size_t c) const { return {load(c), load(c + 1), load(c + 2)}; }
-  void store(std::size_t c, const LaneMask& m, const Lanes& x) const { where(m, x).copy_to(col[c] + k0, stdx::vector_aligned); }
+  void store(std::size_t c, const LaneMask& m, const Lanes& x) const {
+    where(m, x).copy_to(col[c] + k0, stdx::vector_aligned);
+  }
   void store(std::size_t c, const LaneMask& m, const V3<Lanes>& x) const {
     store(c, m, x.x);
     store(c + 1, m, x.y);
@@ -79,13 +104,13 @@ struct ColumnBatch {
 
 // Stages contact k in lane j if it goes through the kernel: real at the last step, or its bodies
 // may touch now (the shape pair's quick test); returns false otherwise (the lane stays idle).
-[[gnu::always_inline]] inline bool stageLane(const Particles& p, const ContactStore& cs, std::size_t k, const PeriodicShift* shift,
-                                             LaneInputs<inCount>& in, std::size_t j) {
+[[gnu::always_inline]] inline bool stageLane(const Particles& p, const ContactStore& cs, std::size_t k,
+                                             const PeriodicShift* shift, LaneInputs<inCount>& in, std::size_t j) {
   const std::uint32_t i1 = cs.id1Data()[k], i2 = cs.id2Data()[k];
   const ContactType type = cs.typeData()[k];
   const Eigen::Vector3i& cell = cs.cellDistData()[k];
   const PairInput<double> pair = pairInput(p, type, i1, i2, secondPosition(p, i2, cell, shift ? &shift->H : nullptr));
-  const bool wasReal = cs.realData()[k] != 0;
+  const std::uint8_t wasReal = cs.realData()[k];  // (0 or 1)
   if (!wasReal && !mayTouch(pair, type)) return false;
   in.set(inD, j, pair.d);
   in.set(inAxis, j, pair.axis);
@@ -96,7 +121,7 @@ struct ColumnBatch {
   in.set(inDv, j, secondVelocity(p, i2, cell, shift) - p.vel[i1]);
   in.set(inW1, j, p.angVel[i1]);
   in.set(inW2, j, p.angVel[i2]);
-  in.at(inWasReal, j) = wasReal ? 1.0 : 0.0;
+  in.at(inWasReal, j) = static_cast<double>(wasReal);
   in.at(inKernel, j) = 1.0;
   return true;
 }
@@ -109,57 +134,73 @@ inline void stageIdleLane(LaneInputs<inCount>& in, std::size_t j) {
   in.at(inWasReal, j) = 1.0;  // (no formation work for idle lanes)
 }
 
+// The kernel's input for a batch (KernelInput's functions): each input loaded from the staged lanes
+// or the columns where the kernel uses it.
+struct BatchInput {
+  const LaneInputs<inCount>& in;
+  const ColumnBatch& cb;
+  PairInput<Lanes> pair() const { return {in.v3(inD), in.load(inR1), in.load(inR2), in.v3(inAxis)}; }
+  Lanes type() const { return in.load(inType); }
+  V3<Lanes> x1() const { return in.v3(inX1); }
+  V3<Lanes> dv() const { return in.v3(inDv); }
+  V3<Lanes> w1() const { return in.v3(inW1); }
+  V3<Lanes> w2() const { return in.v3(inW2); }
+  LaneMask wasReal() const { return in.load(inWasReal) != 0.0; }
+  Q4<Lanes> frame() const { return {cb.load(col::qw), cb.load(col::qx), cb.load(col::qy), cb.load(col::qz)}; }
+  V3<Lanes> normal() const { return cb.v3(col::nx); }
+  V3<Lanes> phi() const { return cb.v3(col::phix); }
+  Lanes uNPrev() const { return cb.load(col::ux); }
+  LawState<Lanes> state() const {
+    return {cb.load(col::uy), cb.load(col::uz), cb.load(col::dampN), cb.load(col::dampY), cb.load(col::dampZ)};
+  }
+  template <class Law>
+  typename Law::template Params<Lanes> params() const {
+    Lanes values[Law::kParams];
+    for (std::size_t i = 0; i < Law::kParams; ++i) values[i] = cb.load(col::param + i);
+    return Law::params(values);
+  }
+};
+
 // The kernel (contact_kernel.hpp) on a batch of kLanes consecutive contacts: every lane computed, the
 // results stored into the columns for the kernel lanes (inKernel), the history (frame, normal,
 // point) only where the bodies touch.
 template <class Law, bool Dashpots>
-[[gnu::noinline]] void kernelBatch(const LaneInputs<inCount>& in, const ColumnBatch& cb, double dtScalar, LaneOutputs& out) {
-  KernelInput<Lanes> k;
-  k.pair = {in.v3(inD), in.load(inR1), in.load(inR2), in.v3(inAxis)};
-  k.type = in.load(inType);
-  k.x1 = in.v3(inX1);
-  k.dv = in.v3(inDv);
-  k.w1 = in.v3(inW1);
-  k.w2 = in.v3(inW2);
-  k.wasReal = in.load(inWasReal) != 0.0;
-  k.h = {{cb.load(col::qw), cb.load(col::qx), cb.load(col::qy), cb.load(col::qz)}, cb.v3(col::nx), cb.v3(col::phix)};
-  k.uNPrev = cb.load(col::ux);
-  const Lanes zero(0.0);
-  k.state = {cb.load(col::uy), cb.load(col::uz), Dashpots ? cb.load(col::dampN) : zero, Dashpots ? cb.load(col::dampY) : zero,
-             Dashpots ? cb.load(col::dampZ) : zero};
-  Lanes values[Law::kParams];
-  for (std::size_t i = 0; i < Law::kParams; ++i) values[i] = cb.load(col::param + i);
-  const KernelOutput<Lanes> r = contactKernel<Law, Dashpots>(k, Law::params(values), Lanes(dtScalar));
-  const LaneMask kernel = in.load(inKernel) != 0.0, touching = kernel && r.real;
-  cb.store(col::qw, touching, r.h.frame.w);
-  cb.store(col::qx, touching, r.h.frame.x);
-  cb.store(col::qy, touching, r.h.frame.y);
-  cb.store(col::qz, touching, r.h.frame.z);
-  cb.store(col::nx, touching, r.h.normal);
-  cb.store(col::px, touching, r.point);
-  cb.store(col::ux, kernel, V3<Lanes>{r.uN, r.state.sY, r.state.sZ});
-  cb.store(col::phix, kernel, r.h.phi);
-  if constexpr (Dashpots) cb.store(col::dampN, kernel, V3<Lanes>{r.state.dN, r.state.dY, r.state.dZ});
-  cb.store(col::fx, kernel, r.force);
-  cb.store(col::t1x, kernel, r.torque1);
-  cb.store(col::t2x, kernel, r.torque2);
-  cb.store(col::elastic, kernel, r.elastic);
-  cb.store(col::dissipated, kernel, r.slip);
-  out.store(outF, r.force);
-  out.store(outT1, r.torque1);
-  out.store(outT2, r.torque2);
-  out.store(outElastic, r.elastic);
-  out.store(outSlip, r.slip);
-  if constexpr (Dashpots) out.store(outViscous, r.viscous);
-  if constexpr (Law::kSpringTerm) out.store(outSpring, r.spring);
-  out.store(outReal, select(r.real, Lanes(1.0), Lanes(0.0)));
+[[gnu::noinline]] void kernelBatch(const LaneInputs<inCount>& in, const ColumnBatch& cb, double dtScalar,
+                                   LaneOutputs& out) {
+  contactKernel<Law, Dashpots, Lanes>(
+      BatchInput{in, cb}, Lanes(dtScalar), [&](const KernelOutput<Lanes>& r) __attribute__((always_inline)) {
+        const LaneMask kernel = in.load(inKernel) != 0.0, touching = kernel && r.real;
+        cb.store(col::qw, touching, r.h.frame.w);
+        cb.store(col::qx, touching, r.h.frame.x);
+        cb.store(col::qy, touching, r.h.frame.y);
+        cb.store(col::qz, touching, r.h.frame.z);
+        cb.store(col::nx, touching, r.h.normal);
+        cb.store(col::px, touching, r.point);
+        cb.store(col::ux, kernel, V3<Lanes>{r.uN, r.state.sY, r.state.sZ});
+        cb.store(col::phix, kernel, r.h.phi);
+        if constexpr (Dashpots) cb.store(col::dampN, kernel, V3<Lanes>{r.state.dN, r.state.dY, r.state.dZ});
+        cb.store(col::fx, kernel, r.force);
+        cb.store(col::t1x, kernel, r.torque1);
+        cb.store(col::t2x, kernel, r.torque2);
+        cb.store(col::elastic, kernel, r.elastic);
+        cb.store(col::dissipated, kernel, r.slip);
+        out.store(outF, r.force);
+        out.store(outT1, r.torque1);
+        out.store(outT2, r.torque2);
+        out.store(outElastic, r.elastic);
+        out.store(outSlip, r.slip);
+        if constexpr (Dashpots) out.store(outViscous, r.viscous);
+        if constexpr (Law::kSpringTerm) out.store(outSpring, r.spring);
+        out.store(outReal, select(r.real, Lanes(1.0), Lanes(0.0)));
+      });
 }
 
 // Adds a contact's force and torques to the per-particle sums f, t (the serial path of
 // contactStage): particle 1 receives force and torque1, particle 2 -force and torque2. The nine
 // components are read one by one from wherever they lie (no wide load of narrow stores).
 template <class Component>
-[[gnu::always_inline]] inline void addToBodies(std::uint32_t i1, std::uint32_t i2, Component&& component, Vec3* f, Vec3* t) {
+[[gnu::always_inline]] inline void addToBodies(std::uint32_t i1, std::uint32_t i2, Component&& component, Vec3* f,
+                                               Vec3* t) {
   for (std::size_t w = 0; w < 3; ++w) {
     const auto e = static_cast<Eigen::Index>(w);
     const double force = component(col::fx + w);
@@ -188,8 +229,8 @@ struct LoadSink {
 
 // Stages the kernel lanes of the batch at k0 and tells whether there is any; `in` holds valid
 // (possibly stale) data in every lane.
-inline bool stageBatch(const Particles& p, const ContactStore& cs, std::size_t k0, std::size_t end, const PeriodicShift* shift,
-                       LaneInputs<inCount>& in) {
+inline bool stageBatch(const Particles& p, const ContactStore& cs, std::size_t k0, std::size_t end,
+                       const PeriodicShift* shift, LaneInputs<inCount>& in) {
   const std::size_t n = std::min(kLanes, end - k0);
   bool any = false;
   for (std::size_t j = 0; j < kLanes; ++j) {
@@ -206,10 +247,12 @@ inline bool stageBatch(const Particles& p, const ContactStore& cs, std::size_t k
 // The rest of the batch at k0 after the kernel (its results in `out`, kernel lanes in `in`): the
 // sink and the energy sums, in contact order.
 template <class Law, bool Dashpots>
-inline void finishBatch(ContactStore& cs, double* const* cols, std::size_t k0, std::size_t end, const LaneInputs<inCount>& in,
-                        const LaneOutputs& out, const LoadSink& sink, ContactStageResult& sums) {
+inline void finishBatch(ContactStore& cs, double* const* cols, std::size_t k0, std::size_t end,
+                        const LaneInputs<inCount>& in, const LaneOutputs& out, const LoadSink& sink,
+                        ContactStageResult& sums) {
   std::uint8_t* real = cs.realData();
   const std::size_t n = std::min(kLanes, end - k0);
+  std::uint8_t changed = 0;
   for (std::size_t j = 0; j < n; ++j) {
     const std::size_t k = k0 + j;
     if (in.field[inKernel].v[j] == 0.0) {
@@ -219,11 +262,11 @@ inline void finishBatch(ContactStore& cs, double* const* cols, std::size_t k0, s
       continue;
     }
     const std::uint8_t now = out.f[outReal].v[j] != 0.0;
-    sums.realChanged = sums.realChanged || now != real[k];
+    changed |= static_cast<std::uint8_t>(now ^ real[k]);
     real[k] = now;
     sums.elastic += out.f[outElastic].v[j];
     sums.dissipated += out.f[outSlip].v[j];
-    if constexpr (Dashpots) sums.viscous += out.f[outViscous].v[j];      // (zero without dashpots)
+    if constexpr (Dashpots) sums.viscous += out.f[outViscous].v[j];        // (zero without dashpots)
     if constexpr (Law::kSpringTerm) sums.spring += out.f[outSpring].v[j];  // (zero for a constant stiffness)
     if (sink.stress && out.f[outReal].v[j] != 0.0 && cs.typeData()[k] == ContactType::SphereSphere)
       addContactStress(sums.stressSum, out.vec(outF, j), in.vec(inD, j));  // l = d = x2 + H k - x1 (staged)
@@ -236,6 +279,7 @@ inline void finishBatch(ContactStore& cs, double* const* cols, std::size_t k0, s
     }
     // (A contact that is not real holds zero force and torques: it is skipped.)
   }
+  sums.realChanged = sums.realChanged || changed != 0;
 }
 
 // How many contacts ahead of the batch being evaluated their bodies are fetched into cache.
@@ -258,8 +302,8 @@ inline void prefetchBodies(const Particles& p, const LoadSink& sink, std::uint32
 // Batches never straddle blocks (kEnergyBlock is a multiple of kLanes), so they are the same for
 // any thread count.
 template <class Law, bool Dashpots>
-ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, double* const* cols, std::size_t nc, std::size_t b, double dt,
-                                 const PeriodicShift* shift, const LoadSink& sink) {
+ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, double* const* cols, std::size_t nc,
+                                 std::size_t b, double dt, const PeriodicShift* shift, const LoadSink& sink) {
   static_assert(kEnergyBlock % kLanes == 0 && kColumnPad % kLanes == 0);
   // Two staging buffers: the next batch is staged while the kernel's results of this one are still
   // on their way (the kernel is a long chain of square roots and divisions), before its sums.
@@ -286,7 +330,8 @@ ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, double* c
 }
 
 template <class Law, bool Dashpots>
-ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch, const PeriodicShift* shift) {
+ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
+                         const PeriodicShift* shift) {
   // Dormant contacts (from activeEnd on: ContactStore::partition) cannot touch before the collider's
   // next run; they hold no force, no energy and no history and are not visited.
   const std::size_t nc = contacts.activeEnd(), n = p.size();
@@ -306,13 +351,15 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
     // from the force it had before the stage: the same operations in the same order as the gather
     // below (f - F equals f + (-1) F exactly), so both paths give the same bits.
     const LoadSink sink{p.force.data(), p.torque.data(), nullptr, shift != nullptr};
-    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, cols, nc, b, dt, shift, sink);
+    for (std::size_t b = 0; b < nBlocks; ++b)
+      scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, cols, nc, b, dt, shift, sink);
   } else {
     scratch.loads.resize(nc);
     const LoadSink sink{nullptr, nullptr, scratch.loads.data(), shift != nullptr};
     // Blocks dealt round-robin: the real contacts, which cost the most, lie in front (partitionReal).
 #pragma omp parallel for schedule(static, 1)
-    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, cols, nc, b, dt, shift, sink);
+    for (std::size_t b = 0; b < nBlocks; ++b)
+      scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, cols, nc, b, dt, shift, sink);
 
     // Force gather: each particle adds its own real contacts in increasing contact index (from the
     // compact copies: 72 bytes per contact instead of the columns), as the one-thread path does.
@@ -351,11 +398,12 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
 
 }  // namespace
 
-ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch, ContactLaw law,
-                                const PeriodicShift* shift, bool dashpots) {
+ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
+                                ContactLaw law, const PeriodicShift* shift, bool dashpots) {
   // the law chosen once for the stage (laws.hpp), never per contact
   return withLaw(law, [&](auto l) {
-    return dashpots ? stage<decltype(l), true>(p, contacts, dt, scratch, shift) : stage<decltype(l), false>(p, contacts, dt, scratch, shift);
+    return dashpots ? stage<decltype(l), true>(p, contacts, dt, scratch, shift)
+                    : stage<decltype(l), false>(p, contacts, dt, scratch, shift);
   });
 }
 
