@@ -249,10 +249,9 @@ inline bool stageBatch(const Particles& p, const ContactStore& cs, std::size_t k
 template <class Law, bool Dashpots>
 inline void finishBatch(ContactStore& cs, double* const* cols, std::size_t k0, std::size_t end,
                         const LaneInputs<inCount>& in, const LaneOutputs& out, const LoadSink& sink,
-                        ContactStageResult& sums) {
+                        ContactStageResult& sums, std::vector<std::uint32_t>& changed) {
   std::uint8_t* real = cs.realData();
   const std::size_t n = std::min(kLanes, end - k0);
-  std::uint8_t changed = 0;
   for (std::size_t j = 0; j < n; ++j) {
     const std::size_t k = k0 + j;
     if (in.field[inKernel].v[j] == 0.0) {
@@ -262,7 +261,7 @@ inline void finishBatch(ContactStore& cs, double* const* cols, std::size_t k0, s
       continue;
     }
     const std::uint8_t now = out.f[outReal].v[j] != 0.0;
-    changed |= static_cast<std::uint8_t>(now ^ real[k]);
+    if (now != real[k]) changed.push_back(static_cast<std::uint32_t>(k));
     real[k] = now;
     sums.elastic += out.f[outElastic].v[j];
     sums.dissipated += out.f[outSlip].v[j];
@@ -279,7 +278,6 @@ inline void finishBatch(ContactStore& cs, double* const* cols, std::size_t k0, s
     }
     // (A contact that is not real holds zero force and torques: it is skipped.)
   }
-  sums.realChanged = sums.realChanged || changed != 0;
 }
 
 // How many contacts ahead of the batch being evaluated their bodies are fetched into cache.
@@ -298,12 +296,14 @@ inline void prefetchBodies(const Particles& p, const LoadSink& sink, std::uint32
   }
 }
 
-// Evaluates the contacts of block b (of nc) and returns their energy sums (in contact order).
-// Batches never straddle blocks (kEnergyBlock is a multiple of kLanes), so they are the same for
-// any thread count.
+// Evaluates the contacts of block b (of nc) and returns their energy sums (in contact order);
+// `changed` receives the contacts whose real flag changed, in increasing index. Batches never
+// straddle blocks (kEnergyBlock is a multiple of kLanes), so they are the same for any thread count.
 template <class Law, bool Dashpots>
 ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, double* const* cols, std::size_t nc,
-                                 std::size_t b, double dt, const PeriodicShift* shift, const LoadSink& sink) {
+                                 std::size_t b, double dt, const PeriodicShift* shift, const LoadSink& sink,
+                                 std::vector<std::uint32_t>& changed) {
+  changed.clear();
   static_assert(kEnergyBlock % kLanes == 0 && kColumnPad % kLanes == 0);
   // Two staging buffers: the next batch is staged while the kernel's results of this one are still
   // on their way (the kernel is a long chain of square roots and divisions), before its sums.
@@ -324,7 +324,8 @@ ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, double* c
     for (std::size_t a = k + kPrefetchAhead; a < std::min(end, k + kPrefetchAhead + kLanes); ++a)
       prefetchBodies(p, sink, id1[a], id2[a]);
     any = k + kLanes < end && stageBatch(p, cs, k + kLanes, end, shift, in[s ^ 1]);
-    finishBatch<Law, Dashpots>(cs, cols, k, end, in[s], out, sink, sums);  // (without a kernel lane, `out` is not read)
+    finishBatch<Law, Dashpots>(cs, cols, k, end, in[s], out, sink, sums,
+                               changed);  // (without a kernel lane, `out` is not read)
   }
   return sums;
 }
@@ -337,6 +338,7 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
   const std::size_t nc = contacts.activeEnd(), n = p.size();
   const std::size_t nBlocks = (nc + kEnergyBlock - 1) / kEnergyBlock;
   scratch.blocks.assign(nBlocks, ContactStageResult{});
+  if (scratch.changed.size() < nBlocks) scratch.changed.resize(nBlocks);
   double* cols[col::count];
   for (std::size_t c = 0; c < col::count; ++c) cols[c] = contacts.column(c);
 #ifdef _OPENMP
@@ -352,14 +354,14 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
     // below (f - F equals f + (-1) F exactly), so both paths give the same bits.
     const LoadSink sink{p.force.data(), p.torque.data(), nullptr, shift != nullptr};
     for (std::size_t b = 0; b < nBlocks; ++b)
-      scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, cols, nc, b, dt, shift, sink);
+      scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, cols, nc, b, dt, shift, sink, scratch.changed[b]);
   } else {
     scratch.loads.resize(nc);
     const LoadSink sink{nullptr, nullptr, scratch.loads.data(), shift != nullptr};
     // Blocks dealt round-robin: the real contacts, which cost the most, lie in front (partitionReal).
 #pragma omp parallel for schedule(static, 1)
     for (std::size_t b = 0; b < nBlocks; ++b)
-      scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, cols, nc, b, dt, shift, sink);
+      scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, cols, nc, b, dt, shift, sink, scratch.changed[b]);
 
     // Force gather: each particle adds its own real contacts in increasing contact index (from the
     // compact copies: 72 bytes per contact instead of the columns), as the one-thread path does.
@@ -384,14 +386,18 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
     }
   }
 
+  // the contacts that formed or separated, for the next gathering (ContactStore::gatherReal)
+  for (std::size_t b = 0; b < nBlocks; ++b)
+    for (const std::uint32_t k : scratch.changed[b]) contacts.noteRealChanged(k);
   ContactStageResult total;
-  for (const auto& s : scratch.blocks) {
+  for (std::size_t b = 0; b < nBlocks; ++b) {
+    const ContactStageResult& s = scratch.blocks[b];
+    total.realChanged = total.realChanged || !scratch.changed[b].empty();
     total.elastic += s.elastic;
     total.dissipated += s.dissipated;
     total.viscous += s.viscous;
     total.spring += s.spring;
     total.stressSum += s.stressSum;
-    total.realChanged = total.realChanged || s.realChanged;
   }
   return total;
 }

@@ -17,12 +17,12 @@
 namespace dem {
 
 struct ContactStageResult {
-  double elastic = 0.0;     // energy stored in all contacts at t_n
-  double dissipated = 0.0;  // Coulomb slip dissipation of this step
-  double viscous = 0.0;     // the dashpots' dissipation of this step
-  double spring = 0.0;      // energy taken from shear springs by stiffness changes (contact_law.hpp)
+  double elastic = 0.0;           // energy stored in all contacts at t_n
+  double dissipated = 0.0;        // Coulomb slip dissipation of this step
+  double viscous = 0.0;           // the dashpots' dissipation of this step
+  double spring = 0.0;            // energy taken from shear springs by stiffness changes (contact_law.hpp)
   Mat3 stressSum = Mat3::Zero();  // with a cell: sum of F (x) l over the real contacts (stress.hpp)
-  bool realChanged = false;       // some contact formed or separated (ContactStore::gatherReal)
+  bool realChanged = false;       // some contact formed or separated (noted in the ContactStore)
 };
 
 // A contact's force on particle 1 and its torques (Contact::force, torque1, torque2).
@@ -31,18 +31,21 @@ struct ContactLoad {
 };
 
 struct ContactScratch {
-  std::vector<ContactStageResult> blocks;  // fixed-size block sums (deterministic reduction)
-  std::vector<ContactLoad> loads;          // per-contact copies for the gather (several threads)
+  std::vector<ContactStageResult> blocks;           // fixed-size block sums (deterministic reduction)
+  std::vector<ContactLoad> loads;                   // per-contact copies for the gather (several threads)
+  std::vector<std::vector<std::uint32_t>> changed;  // per block: contacts that formed or separated
 };
 
 // Evaluates all contacts at t_n from on-step positions and mid-step velocities, and adds their
 // forces and torques to p.force and p.torque, with the contact law `law`. shift: the periodic
-// cell's image shift (contact_geometry.hpp), or nullptr. dashpots: false when no contact has
+// cell's image shift (contact_geometry.hpp), or nullptr. The contacts that formed or separated are
+// noted in `contacts` (ContactStore::noteRealChanged, for its next gatherReal). dashpots: false when no contact has
 // dashpots (every material's restitution is 1, Scene::hasDashpots): the stage then runs without
 // their terms (the same results up to the sign of zeros; the dashpot columns are left as they are).
 // With a cell (shift) the result also holds the Love-Weber stress sum (stress.hpp), summed in
 // contact order within fixed blocks and the blocks in order (the same bits for any thread count).
 ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
-                                ContactLaw law = ContactLaw::Cundall, const PeriodicShift* shift = nullptr, bool dashpots = true);
+                                ContactLaw law = ContactLaw::Cundall, const PeriodicShift* shift = nullptr,
+                                bool dashpots = true);
 
 }  // namespace dem

@@ -83,7 +83,7 @@ void ContactStore::set(std::size_t k, const Contact& c) {
   id1_[k] = c.id1;
   id2_[k] = c.id2;
   type_[k] = c.type;
-  realChanged_ = realChanged_ || real_[k] != c.real;
+  if (real_[k] != c.real) noteRealChanged();
   real_[k] = c.real;
   cellDist_[k] = c.cellDist;
   col_[col::elastic][k] = c.elastic;
@@ -143,6 +143,7 @@ void ContactStore::add(const Contact& c) {
   set(size_ - 1, c);
   adjacencyValid_ = false;
   activeEnd_ = SIZE_MAX;
+  gathered_ = descentsKnown_ = false;
 }
 
 void ContactStore::remove(std::size_t index) {
@@ -155,6 +156,7 @@ void ContactStore::remove(std::size_t index) {
   resizeColumns(last);
   adjacencyValid_ = false;
   activeEnd_ = SIZE_MAX;
+  gathered_ = descentsKnown_ = false;
 }
 
 void ContactStore::clear() {
@@ -163,6 +165,7 @@ void ContactStore::clear() {
   realEnd_ = SIZE_MAX;
   activeEnd_ = SIZE_MAX;
   adjacencyValid_ = false;
+  gathered_ = descentsKnown_ = false;
 }
 
 void ContactStore::swap(std::size_t a, std::size_t b) {
@@ -248,9 +251,100 @@ void ContactStore::assertInvariants(const Particles& p) const {
   }
 }
 
+bool ContactStore::gatherReal() {
+  if (!realChanged_) return false;
+  realChanged_ = false;
+  const std::size_t active = activeEnd();
+  const bool named = gathered_ && realEnd_ <= active;
+  const std::size_t real =
+      named ? gatherNamed(active) : partitionBy(0, active, [&](std::size_t k) { return real_[k] != 0; });
+  changed_.clear();
+  gathered_ = true;
+  realEnd_ = real;
+  if (!moved_) {
+    if (!named) descentsKnown_ = false;  // (realEnd_ may have moved)
+    return false;
+  }
+  sortIfDisordered(real, named && descentsKnown_);
+  return true;
+}
+
+// partitionBy(0, activeEnd, real) on a gathered store from the named changes: partitionBy swaps the
+// i-th contact that is not real from the front with the i-th real one from the back, for as many
+// as there are contacts that are not real before the new end R1 of the real ones. Before the
+// changes [0, R0) were all real and [R0, activeEnd) not, so the contacts out of place are: the
+// named ones that separated (before R0) or formed (from R0), and the contacts between R0 and R1
+// that did not change. The disorder count follows each swap.
+std::size_t ContactStore::gatherNamed(std::size_t active) {
+  const std::size_t r0 = realEnd_;
+  std::sort(changed_.begin(), changed_.end());
+  changed_.erase(std::unique(changed_.begin(), changed_.end()), changed_.end());
+  nowApart_.clear();
+  nowReal_.clear();
+  for (const std::uint32_t k : changed_) {
+    if (k < r0 && !real_[k]) nowApart_.push_back(k);
+    else if (k >= r0 && k < active && real_[k]) nowReal_.push_back(k);
+  }
+  const std::size_t r1 = r0 - nowApart_.size() + nowReal_.size();
+  // front_: the contacts before r1 that are not real, ascending; back_: the real ones from r1 on,
+  // descending
+  front_.clear();
+  back_.clear();
+  if (r1 <= r0) {
+    for (const std::uint32_t k : nowApart_)
+      if (k < r1) front_.push_back(k);
+    for (auto it = nowReal_.rbegin(); it != nowReal_.rend(); ++it) back_.push_back(*it);
+    auto apart = nowApart_.rbegin();  // the real ones in [r1, r0): those that did not separate
+    for (std::size_t k = r0; k-- > r1;) {
+      while (apart != nowApart_.rend() && *apart > k) ++apart;
+      if (apart != nowApart_.rend() && *apart == k) continue;
+      back_.push_back(static_cast<std::uint32_t>(k));
+    }
+  } else {
+    front_ = nowApart_;
+    auto formed = nowReal_.begin();  // the ones in [r0, r1) that are not real: those that did not form
+    for (std::size_t k = r0; k < r1; ++k) {
+      while (formed != nowReal_.end() && *formed < k) ++formed;
+      if (formed != nowReal_.end() && *formed == k) continue;
+      front_.push_back(static_cast<std::uint32_t>(k));
+    }
+    for (auto it = nowReal_.rbegin(); it != nowReal_.rend() && *it >= r1; ++it) back_.push_back(*it);
+  }
+  DEM_ASSERT(front_.size() == back_.size(), "gatherNamed: as many contacts out of place on either side");
+  if (descentsKnown_) {
+    // the range of the count: [1, r0) -> [1, r1)
+    for (std::size_t k = std::max<std::size_t>(1, r0); k < r1; ++k) descents_ += descent(k);
+    for (std::size_t k = std::max<std::size_t>(1, r1); k < r0; ++k) descents_ -= descent(k);
+  }
+  const auto local = [&](std::size_t x) {  // the count's terms that involve position x (x < r1)
+    std::size_t d = 0;
+    if (x >= 1) d += descent(x);
+    if (x + 1 < r1) d += descent(x + 1);
+    return d;
+  };
+  for (std::size_t i = 0; i < front_.size(); ++i) {
+    const std::size_t x = front_[i], y = back_[i];
+    if (descentsKnown_) descents_ -= local(x);
+    swapPlaced(x, y);
+    if (descentsKnown_) descents_ += local(x);
+  }
+  moved_ = !front_.empty();
+  return r1;
+}
+
+void ContactStore::sortIfDisordered(std::size_t real, bool known) {
+  if (!known) descents_ = countDescents(0, real);
+  if (64 * descents_ > real) {
+    sortByBodies(0, real);
+    descents_ = 0;
+  }
+  descentsKnown_ = true;
+}
+
 void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
   std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(end - begin);
-  for (std::size_t k = begin; k < end; ++k) keyed[k - begin] = {pairKey(id1_[k], id2_[k]), static_cast<std::uint32_t>(k)};
+  for (std::size_t k = begin; k < end; ++k)
+    keyed[k - begin] = {pairKey(id1_[k], id2_[k]), static_cast<std::uint32_t>(k)};
   std::sort(keyed.begin(), keyed.end());  // (pairs are unique: no ties)
   std::vector<std::uint32_t> order(end - begin);
   for (std::size_t m = 0; m < order.size(); ++m) order[m] = keyed[m].second;
@@ -258,8 +352,8 @@ void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
   for (std::size_t m = 0; m < order.size(); ++m) moved = moved || order[m] != begin + m;
   if (!moved) return;
   const auto apply = [&](auto& v) {
-    const auto old = std::vector<typename std::decay_t<decltype(v)>::value_type>(v.begin() + static_cast<std::ptrdiff_t>(begin),
-                                                                                  v.begin() + static_cast<std::ptrdiff_t>(end));
+    const auto old = std::vector<typename std::decay_t<decltype(v)>::value_type>(
+        v.begin() + static_cast<std::ptrdiff_t>(begin), v.begin() + static_cast<std::ptrdiff_t>(end));
     for (std::size_t m = 0; m < order.size(); ++m) v[begin + m] = old[order[m] - begin];
   };
   for (Column& x : col_) apply(x);

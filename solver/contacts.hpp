@@ -35,27 +35,27 @@ struct ContactPair {
 struct Contact {
   std::uint32_t id1 = 0, id2 = 0;  // sphere-sphere: id1 < id2; sphere-wall: id1 = sphere, id2 = wall
   ContactType type = ContactType::SphereSphere;
-  std::uint8_t real = 0;           // 1 while the bodies overlap (u_N < 0)
+  std::uint8_t real = 0;  // 1 while the bodies overlap (u_N < 0)
   // Periodic cell (solver/periodic_collider.hpp): particle 2 takes part through its image shifted by
   // H cellDist (Yade's Interaction.cellDist); zero in aperiodic scenes.
   Eigen::Vector3i cellDist = Eigen::Vector3i::Zero();
-  double elastic = 0.0;            // energy stored in the springs at t_n
-  double dissipated = 0.0;         // work dissipated by Coulomb sliding during this step
-  LawValues params{};              // the law's parameters (contact_law.hpp), from its mixing rule at creation
+  double elastic = 0.0;     // energy stored in the springs at t_n
+  double dissipated = 0.0;  // work dissipated by Coulomb sliding during this step
+  LawValues params{};       // the law's parameters (contact_law.hpp), from its mixing rule at creation
 
   // History in local contact coordinates (seed "Local contact coordinates"); valid while real.
-  Quat frame = Quat::Identity();   // local -> global rotation; its local x axis is the normal
-  Vec3 normal = Vec3::Zero();      // n (global), from particle 1 towards particle 2
-  Vec3 point = Vec3::Zero();       // contact point c (middle of the overlap zone)
-  Vec3 u = Vec3::Zero();           // (u_N, shear state y, z), local: the law's shear state is u_T
-                                   // (Cundall) or the tangential spring force (Hertz-Mindlin)
-  Vec3 phi = Vec3::Zero();         // relative rotation (twist, bending y, bending z), local
-  Vec3 damp = Vec3::Zero();        // the dashpots' force at t_n (local), for the viscous work booking
+  Quat frame = Quat::Identity();  // local -> global rotation; its local x axis is the normal
+  Vec3 normal = Vec3::Zero();     // n (global), from particle 1 towards particle 2
+  Vec3 point = Vec3::Zero();      // contact point c (middle of the overlap zone)
+  Vec3 u = Vec3::Zero();          // (u_N, shear state y, z), local: the law's shear state is u_T
+                                  // (Cundall) or the tangential spring force (Hertz-Mindlin)
+  Vec3 phi = Vec3::Zero();        // relative rotation (twist, bending y, bending z), local
+  Vec3 damp = Vec3::Zero();       // the dashpots' force at t_n (local), for the viscous work booking
 
   // Results of the current step (zero when not real).
-  Vec3 force = Vec3::Zero();       // force on particle 1 (global); particle 2 receives -force
-  Vec3 torque1 = Vec3::Zero();     // torque on particle 1, arm c - x1
-  Vec3 torque2 = Vec3::Zero();     // torque on particle 2, arm c - x2
+  Vec3 force = Vec3::Zero();    // force on particle 1 (global); particle 2 receives -force
+  Vec3 torque1 = Vec3::Zero();  // torque on particle 1, arm c - x1
+  Vec3 torque2 = Vec3::Zero();  // torque on particle 2, arm c - x2
 };
 
 // One layout for any compile flags (math.hpp): no member is over-aligned.
@@ -69,17 +69,37 @@ inline std::uint64_t pairKey(std::uint32_t a, std::uint32_t b) {
 // The columns of doubles, one per scalar field of Contact (the frame as w, x, y, z).
 namespace col {
 enum : std::size_t {
-  qw, qx, qy, qz,        // frame
-  nx, ny, nz,            // normal
-  px, py, pz,            // point
-  ux, uy, uz,            // u
-  phix, phiy, phiz,      // phi
-  fx, fy, fz,            // force
-  t1x, t1y, t1z,         // torque1
-  t2x, t2y, t2z,         // torque2
-  elastic, dissipated,
-  dampN, dampY, dampZ,   // damp
-  param,                 // params: kMaxLawParams columns from here
+  qw,
+  qx,
+  qy,
+  qz,  // frame
+  nx,
+  ny,
+  nz,  // normal
+  px,
+  py,
+  pz,  // point
+  ux,
+  uy,
+  uz,  // u
+  phix,
+  phiy,
+  phiz,  // phi
+  fx,
+  fy,
+  fz,  // force
+  t1x,
+  t1y,
+  t1z,  // torque1
+  t2x,
+  t2y,
+  t2z,  // torque2
+  elastic,
+  dissipated,
+  dampN,
+  dampY,
+  dampZ,  // damp
+  param,  // params: kMaxLawParams columns from here
   count = param + kMaxLawParams
 };
 }  // namespace col
@@ -94,8 +114,8 @@ struct CacheLineAllocator {
   CacheLineAllocator() = default;
   template <class U>
   CacheLineAllocator(const CacheLineAllocator<U>&) {}
-  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64})); }
-  void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t{64}); }
+  T* allocate(std::size_t n) { return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{64})); }
+  void deallocate(T* p, std::size_t) { ::operator delete (p, std::align_val_t{64}); }
   bool operator==(const CacheLineAllocator&) const { return true; }
 };
 
@@ -170,9 +190,7 @@ class ContactStore {
   Contact get(std::size_t k) const;
   void set(std::size_t k, const Contact& c);
   // Index of the contact between a and b (either order), or -1.
-  std::int64_t find(std::uint32_t a, std::uint32_t b) const {
-    return index_.find(pairKey(a, b));
-  }
+  std::int64_t find(std::uint32_t a, std::uint32_t b) const { return index_.find(pairKey(a, b)); }
   void add(const Contact& c);
   // Room for n contacts (the columns grow by a quarter when they are full).
   void reserve(std::size_t n);
@@ -237,7 +255,9 @@ class ContactStore {
   // contacts read nearby bodies (particle 1 in increasing order). Called after each collider run;
   // the order depends only on the previous order and the pairs (so a resumed run sorts when the
   // straight one does).
-  void partitionReal() { partition([](const ContactPair&) { return false; }); }
+  void partitionReal() {
+    partition([](const ContactPair&) { return false; });
+  }
   // The same, and then the contacts that are not real are split in two: first those that may touch
   // before the collider's next run, then the dormant ones (dormant(c) true; only contacts that are
   // not real are asked), which cannot: the contact loop skips them until the next partition. A
@@ -249,7 +269,9 @@ class ContactStore {
     realEnd_ = real;
     activeEnd_ = partitionBy(real, size_, [&](std::size_t k) { return !dormant(pair(k)); });
     realChanged_ = false;
-    if (needsSort(0, real)) sortByBodies(0, real);
+    sortIfDisordered(real, false);
+    changed_.clear();
+    gathered_ = true;
     for (std::size_t k = activeEnd_; k < size_; ++k) col_[col::dissipated][k] = 0.0;
     if constexpr (kAssertions) {
       for (std::size_t k = 0; k < size_; ++k)
@@ -260,21 +282,30 @@ class ContactStore {
   // Between collider runs: moves the contacts that are real in front of the other active ones (the
   // dormant tail stays), as partition() does, and sorts them by (id1, id2) when more than 1/64 of
   // them are out of order. Contacts formed or separated since the last step so go back to their
-  // place (batches of real contacts stay full). It reads the order, the real flags and activeEnd
-  // only, so a resumed run moves the same contacts as the straight one.
-  // Returns whether any contact moved. Nothing to do unless some contact formed or separated since
-  // the last gathering (noteRealChanged; a gathered store stays gathered, so skipping is exact).
-  bool gatherReal() {
-    if (!realChanged_) return false;
-    realChanged_ = false;
-    const std::size_t real = partitionBy(0, activeEnd(), [&](std::size_t k) { return real_[k] != 0; });
-    realEnd_ = real;
-    if (!moved_) return false;
-    if (needsSort(0, real)) sortByBodies(0, real);
-    return true;
+  // place (batches of real contacts stay full). The result depends on the order, the real flags and
+  // activeEnd only (partitionBy's swaps), so a resumed run moves the same contacts as the straight
+  // one. When the store was gathered at the last call and the contact stage named the contacts
+  // whose flag changed since (noteRealChanged(k)), the same swaps are found from those alone
+  // (gatherNamed) and the disorder count is kept up to date: the cost follows the changes, not the
+  // number of contacts. Returns whether any contact moved. Nothing to do unless some contact formed
+  // or separated since the last gathering.
+  bool gatherReal();
+  // The contact stage's note that contact k's real flag changed (gatherReal has work).
+  void noteRealChanged(std::uint32_t k) {
+    realChanged_ = true;
+    if (!gathered_) return;
+    if (changed_.size() >= size_) {  // (notes piling up without a gathering: scan instead)
+      gathered_ = false;
+      changed_.clear();
+    } else {
+      changed_.push_back(k);
+    }
   }
-  // The contact stage's note that a contact's real flag changed (gatherReal has work).
-  void noteRealChanged() { realChanged_ = true; }
+  // A note that some real flag changed, which ones unknown (the next gathering scans the store).
+  void noteRealChanged() {
+    realChanged_ = true;
+    gathered_ = false;
+  }
   // Every dormant contact active again (until the next partition): the dormant marks no longer hold.
   void wakeDormant() { activeEnd_ = SIZE_MAX; }
   // After the store was read back (a checkpoint): the marks of the last partition recovered from the
@@ -326,8 +357,30 @@ class ContactStore {
   bool adjacencyValid_ = false;
   std::size_t adjParticles_ = 0;
   std::size_t realEnd_ = SIZE_MAX, activeEnd_ = SIZE_MAX;
-  bool moved_ = false;  // the last partitionBy moved contacts
+  bool moved_ = false;       // the last partitionBy moved contacts
   bool realChanged_ = true;  // real flags changed since the last gatherReal (true: unknown)
+  // The store was gathered at the last partition or gatherReal (the contacts before realEnd_ real,
+  // those from there to activeEnd not), and changed_ names every contact whose real flag changed
+  // since (possibly twice).
+  bool gathered_ = false;
+  std::vector<std::uint32_t> changed_;
+  std::vector<std::uint32_t> nowApart_, nowReal_, front_, back_;  // gatherNamed's scratch
+  // The number of k in [1, realEnd_) whose contact follows one with a larger (id1, id2), while
+  // descentsKnown_ (needsSort's count, kept up to date by gatherNamed).
+  std::size_t descents_ = 0;
+  bool descentsKnown_ = false;
+  std::size_t gatherNamed(std::size_t activeEnd);
+  bool descent(std::size_t k) const { return pairKey(id1_[k - 1], id2_[k - 1]) > pairKey(id1_[k], id2_[k]); }
+  // Sorts [0, real) by (id1, id2) when more than 1/64 of them are out of order (needsSort), with
+  // the disorder count from descents_ when `known`; descents_ then holds that of [0, real).
+  void sortIfDisordered(std::size_t real, bool known);
+  // swap(a, b) with the pair map and the adjacency following.
+  void swapPlaced(std::size_t a, std::size_t b) {
+    swap(a, b);
+    place(a);
+    place(b);
+    if (adjacencyValid_) swapAdjacency(a, b);
+  }
   void place(std::size_t index);
   void resizeColumns(std::size_t n);  // size() becomes n; new and dropped entries hold a default Contact
   void swap(std::size_t a, std::size_t b);
@@ -337,10 +390,10 @@ class ContactStore {
   // Sorts the contacts [begin, end) by (id1, id2) (the pair map follows).
   void sortByBodies(std::size_t begin, std::size_t end);
   // Whether more than 1/64 of the contacts [begin, end) follow one with a larger (id1, id2).
-  bool needsSort(std::size_t begin, std::size_t end) const {
+  std::size_t countDescents(std::size_t begin, std::size_t end) const {
     std::size_t descents = 0;
-    for (std::size_t k = begin + 1; k < end; ++k) descents += pairKey(id1_[k - 1], id2_[k - 1]) > pairKey(id1_[k], id2_[k]);
-    return 64 * descents > end - begin;
+    for (std::size_t k = begin + 1; k < end; ++k) descents += descent(k);
+    return descents;
   }
   // Moves the contacts of [from, to) that satisfy `first` in front of the others there (swapping
   // pairs out of place, the pair map following) and returns where they end; moved_ tells whether
@@ -353,10 +406,7 @@ class ContactStore {
       while (front < back && first(front)) ++front;
       while (front < back && !first(back - 1)) --back;
       if (front >= back) return front;
-      swap(front, back - 1);
-      place(front);
-      place(back - 1);
-      if (adjacencyValid_) swapAdjacency(front, back - 1);
+      swapPlaced(front, back - 1);
       moved_ = true;
     }
   }

@@ -200,7 +200,6 @@ void Scene::contactForces(StageClock& clock) {
   } else {
     r = contactStage(particles, contacts, dt_, contactScratch_, law, nullptr, hasDashpots());
   }
-  if (r.realChanged) contacts.noteRealChanged();
   energy.elastic = r.elastic;
   energy.frictionDissipated += r.dissipated;
   energy.viscousDissipated += r.viscous;

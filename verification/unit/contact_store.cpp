@@ -44,12 +44,22 @@ BOOST_AUTO_TEST_CASE(pair_index_matches_a_map) {
   std::mt19937_64 rng(18);
   for (int batch = 0; batch < 40; ++batch) {
     for (int op = 0; op < 500; ++op) {
-      const std::uint64_t key = pairKey(static_cast<std::uint32_t>(rng() % 40), static_cast<std::uint32_t>(40 + rng() % 40));
+      const std::uint64_t key =
+          pairKey(static_cast<std::uint32_t>(rng() % 40), static_cast<std::uint32_t>(40 + rng() % 40));
       const auto v = static_cast<std::uint32_t>(rng() % 1000);
       switch (rng() % 4) {
-        case 0: index.insert(key, v); ref.emplace(key, v); break;
-        case 1: index.assign(key, v); ref[key] = v; break;
-        default: index.erase(key); ref.erase(key); break;
+        case 0:
+          index.insert(key, v);
+          ref.emplace(key, v);
+          break;
+        case 1:
+          index.assign(key, v);
+          ref[key] = v;
+          break;
+        default:
+          index.erase(key);
+          ref.erase(key);
+          break;
       }
     }
     int wrong = 0;
@@ -101,6 +111,58 @@ BOOST_AUTO_TEST_CASE(partition_puts_real_contacts_first) {
   BOOST_TEST(std::equal(once.begin(), once.end(), store.values().begin(), sameContact));
 }
 
+// gatherReal from the contacts the stage names (ContactStore::noteRealChanged(k): the swaps found
+// from the changes alone, the disorder count kept up to date) against the same store gathered by
+// scanning (noteRealChanged(): which contacts changed unknown): the same order, the same end of the
+// real contacts and the same decision to sort, round after round; formations and separations in
+// any proportion, and rounds of many changes that make the real contacts need sorting.
+BOOST_AUTO_TEST_CASE(gathering_named_changes_equals_the_scan) {
+  const Scene s = stirredPour(4000);
+  ContactStore named;
+  for (std::size_t k = s.contacts.size(); k-- > 0;) named.add(s.contacts.get(k));
+  named.partitionReal();
+  ContactStore scanned = named;
+  std::mt19937_64 rng(7);
+  std::size_t sorts = 0, moved = 0;
+  for (int round = 0; round < 200; ++round) {
+    const std::size_t n = named.size(), real = named.realEnd();
+    // a few flips near the boundary and anywhere; some rounds flip many (forcing a sort)
+    const std::size_t flips = round % 25 == 24 ? n / 3 : 1 + rng() % 12;
+    for (std::size_t f = 0; f < flips; ++f) {
+      std::size_t k = rng() % n;
+      if (f % 3 == 0 && real > 2) k = real - 1 - rng() % 3 + rng() % 5;
+      if (k >= n) continue;
+      named.realData()[k] ^= 1u;
+      scanned.realData()[k] ^= 1u;
+      named.noteRealChanged(static_cast<std::uint32_t>(k));
+    }
+    scanned.noteRealChanged();
+    std::size_t descentsBefore = 0;
+    for (std::size_t k = 1; k < named.realEnd(); ++k)
+      descentsBefore += pairKey(named.id1(k - 1), named.id2(k - 1)) > pairKey(named.id1(k), named.id2(k));
+    const bool a = named.gatherReal(), b = scanned.gatherReal();
+    BOOST_TEST_REQUIRE(a == b);
+    moved += a;
+    BOOST_TEST_REQUIRE(named.realEnd() == scanned.realEnd());
+    std::size_t differ = 0, misplaced = 0, descents = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      differ += named.id1(k) != scanned.id1(k) || named.id2(k) != scanned.id2(k) ||
+                named.realData()[k] != scanned.realData()[k];
+      misplaced += (k < named.realEnd()) != (named.realData()[k] != 0);
+      if (k >= 1 && k < named.realEnd())
+        descents += pairKey(named.id1(k - 1), named.id2(k - 1)) > pairKey(named.id1(k), named.id2(k));
+    }
+    sorts += descents == 0 && descentsBefore > 0;
+    BOOST_TEST_REQUIRE(differ == 0u);
+    BOOST_TEST_REQUIRE(misplaced == 0u);
+    for (std::size_t k = 0; k < n; ++k)
+      BOOST_TEST_REQUIRE(named.find(named.id1(k), named.id2(k)) == static_cast<std::int64_t>(k));
+  }
+  BOOST_TEST_MESSAGE("rounds that moved contacts: " << moved << ", sorted: " << sorts);
+  BOOST_TEST(moved > 100u);
+  BOOST_TEST(sorts > 3u);
+}
+
 BOOST_AUTO_TEST_CASE(dormant_contacts_never_touch_before_the_next_collider_run) {
   Scene s = stirredPour(500);
   const Particles& p = s.particles;
@@ -110,9 +172,10 @@ BOOST_AUTO_TEST_CASE(dormant_contacts_never_touch_before_the_next_collider_run) 
     if (!s.collider.needsRun(p)) {
       for (std::size_t k = s.contacts.activeEnd(); k < s.contacts.size(); ++k) {
         const Contact& c = s.contacts.get(k);
-        const double gap = c.type == ContactType::SphereWall
-                               ? (p.pos[c.id1] - p.pos[c.id2]).dot(p.walls[p.shapeIndex[c.id2]].normal) - p.radius[c.id1]
-                               : (p.pos[c.id2] - p.pos[c.id1]).norm() - (p.radius[c.id1] + p.radius[c.id2]);
+        const double gap =
+            c.type == ContactType::SphereWall
+                ? (p.pos[c.id1] - p.pos[c.id2]).dot(p.walls[p.shapeIndex[c.id2]].normal) - p.radius[c.id1]
+                : (p.pos[c.id2] - p.pos[c.id1]).norm() - (p.radius[c.id1] + p.radius[c.id2]);
         ++checked;
         if (!(gap > 0.0)) ++overlapping;
         if (c.real || c.dissipated != 0.0 || c.elastic != 0.0 || !c.force.isZero(0.0)) ++notClean;
