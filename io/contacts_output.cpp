@@ -58,7 +58,7 @@ void ContactsOutput::write(const Scene& s) {
     appendVec(rows_, n);
     appendVec(rows_, fn);
     appendVec(rows_, f2 - fn);
-    appendNumber(rows_, -c.column(col::ux)[k]);
+    appendNumber(rows_, -c.at(col::ux, k));
     rows_ += '\n';
   }
   file_.write(rows_);

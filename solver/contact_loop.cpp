@@ -86,14 +86,15 @@ struct LaneOutputs {
   Vec3 vec(std::size_t i, std::size_t j) const { return {f[i].v[j], f[i + 1].v[j], f[i + 2].v[j]}; }
 };
 
-// The columns of kLanes consecutive contacts from k0 (a multiple of kLanes: aligned vector loads).
+// The columns of kLanes consecutive contacts from k0 (a multiple of kLanes: aligned vector loads),
+// at fixed offsets from one pointer (ContactStore::batch). Passed by value, so that the pointer
+// stays in a register across the stores.
 struct ColumnBatch {
-  double* const* col;  // ContactStore::column(c) for every c
-  std::size_t k0;
-  Lanes load(std::size_t c) const { return Lanes(col[c] + k0, stdx::vector_aligned); }
+  double* base;  // ContactStore::batch(k0)
+  Lanes load(std::size_t c) const { return Lanes(base + c * kColumnPad, stdx::vector_aligned); }
   V3<Lanes> v3(std::size_t c) const { return {load(c), load(c + 1), load(c + 2)}; }
   void store(std::size_t c, const LaneMask& m, const Lanes& x) const {
-    where(m, x).copy_to(col[c] + k0, stdx::vector_aligned);
+    where(m, x).copy_to(base + c * kColumnPad, stdx::vector_aligned);
   }
   void store(std::size_t c, const LaneMask& m, const V3<Lanes>& x) const {
     store(c, m, x.x);
@@ -138,7 +139,7 @@ inline void stageIdleLane(LaneInputs<inCount>& in, std::size_t j) {
 // or the columns where the kernel uses it.
 struct BatchInput {
   const LaneInputs<inCount>& in;
-  const ColumnBatch& cb;
+  const ColumnBatch cb;
   PairInput<Lanes> pair() const { return {in.v3(inD), in.load(inR1), in.load(inR2), in.v3(inAxis)}; }
   Lanes type() const { return in.load(inType); }
   V3<Lanes> x1() const { return in.v3(inX1); }
@@ -165,7 +166,7 @@ struct BatchInput {
 // results stored into the columns for the kernel lanes (inKernel), the history (frame, normal,
 // point) only where the bodies touch.
 template <class Law, bool Dashpots>
-[[gnu::noinline]] void kernelBatch(const LaneInputs<inCount>& in, const ColumnBatch& cb, double dtScalar,
+[[gnu::noinline]] void kernelBatch(const LaneInputs<inCount>& in, const ColumnBatch cb, double dtScalar,
                                    LaneOutputs& out) {
   contactKernel<Law, Dashpots, Lanes>(
       BatchInput{in, cb}, Lanes(dtScalar), [&](const KernelOutput<Lanes>& r) __attribute__((always_inline)) {
@@ -247,16 +248,16 @@ inline bool stageBatch(const Particles& p, const ContactStore& cs, std::size_t k
 // The rest of the batch at k0 after the kernel (its results in `out`, kernel lanes in `in`): the
 // sink and the energy sums, in contact order.
 template <class Law, bool Dashpots>
-inline void finishBatch(ContactStore& cs, double* const* cols, std::size_t k0, std::size_t end,
-                        const LaneInputs<inCount>& in, const LaneOutputs& out, const LoadSink& sink,
-                        ContactStageResult& sums, std::vector<std::uint32_t>& changed) {
+inline void finishBatch(ContactStore& cs, std::size_t k0, std::size_t end, const LaneInputs<inCount>& in,
+                        const LaneOutputs& out, const LoadSink& sink, ContactStageResult& sums,
+                        std::vector<std::uint32_t>& changed) {
   std::uint8_t* real = cs.realData();
   const std::size_t n = std::min(kLanes, end - k0);
   for (std::size_t j = 0; j < n; ++j) {
     const std::size_t k = k0 + j;
     if (in.field[inKernel].v[j] == 0.0) {
       // apart, and not real at the last step: no force; the release of a separation was booked then
-      double& dissipated = cols[col::dissipated][k];
+      double& dissipated = cs.at(col::dissipated, k);
       if (dissipated != 0.0) dissipated = 0.0;
       continue;
     }
@@ -300,8 +301,8 @@ inline void prefetchBodies(const Particles& p, const LoadSink& sink, std::uint32
 // `changed` receives the contacts whose real flag changed, in increasing index. Batches never
 // straddle blocks (kEnergyBlock is a multiple of kLanes), so they are the same for any thread count.
 template <class Law, bool Dashpots>
-ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, double* const* cols, std::size_t nc,
-                                 std::size_t b, double dt, const PeriodicShift* shift, const LoadSink& sink,
+ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, std::size_t nc, std::size_t b, double dt,
+                                 const PeriodicShift* shift, const LoadSink& sink,
                                  std::vector<std::uint32_t>& changed) {
   changed.clear();
   static_assert(kEnergyBlock % kLanes == 0 && kColumnPad % kLanes == 0);
@@ -318,13 +319,13 @@ ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, double* c
   for (std::size_t k = begin, s = 0; k < end; k += kLanes, s ^= 1) {
     LaneOutputs out;
     const bool ran = any;
-    if (ran) kernelBatch<Law, Dashpots>(in[s], ColumnBatch{cols, k}, dt, out);
+    if (ran) kernelBatch<Law, Dashpots>(in[s], ColumnBatch{cs.batch(k)}, dt, out);
     // The bodies of the contacts kPrefetchAhead ahead into cache (their ids are in order in the
     // columns, the bodies anywhere in memory).
     for (std::size_t a = k + kPrefetchAhead; a < std::min(end, k + kPrefetchAhead + kLanes); ++a)
       prefetchBodies(p, sink, id1[a], id2[a]);
     any = k + kLanes < end && stageBatch(p, cs, k + kLanes, end, shift, in[s ^ 1]);
-    finishBatch<Law, Dashpots>(cs, cols, k, end, in[s], out, sink, sums,
+    finishBatch<Law, Dashpots>(cs, k, end, in[s], out, sink, sums,
                                changed);  // (without a kernel lane, `out` is not read)
   }
   return sums;
@@ -339,8 +340,6 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
   const std::size_t nBlocks = (nc + kEnergyBlock - 1) / kEnergyBlock;
   scratch.blocks.assign(nBlocks, ContactStageResult{});
   if (scratch.changed.size() < nBlocks) scratch.changed.resize(nBlocks);
-  double* cols[col::count];
-  for (std::size_t c = 0; c < col::count; ++c) cols[c] = contacts.column(c);
 #ifdef _OPENMP
   const bool parallel = nc > kParallelThreshold && omp_get_max_threads() > 1;
 #else
@@ -354,14 +353,14 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
     // below (f - F equals f + (-1) F exactly), so both paths give the same bits.
     const LoadSink sink{p.force.data(), p.torque.data(), nullptr, shift != nullptr};
     for (std::size_t b = 0; b < nBlocks; ++b)
-      scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, cols, nc, b, dt, shift, sink, scratch.changed[b]);
+      scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, nc, b, dt, shift, sink, scratch.changed[b]);
   } else {
     scratch.loads.resize(nc);
     const LoadSink sink{nullptr, nullptr, scratch.loads.data(), shift != nullptr};
     // Blocks dealt round-robin: the real contacts, which cost the most, lie in front (partitionReal).
 #pragma omp parallel for schedule(static, 1)
     for (std::size_t b = 0; b < nBlocks; ++b)
-      scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, cols, nc, b, dt, shift, sink, scratch.changed[b]);
+      scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, nc, b, dt, shift, sink, scratch.changed[b]);
 
     // Force gather: each particle adds its own real contacts in increasing contact index (from the
     // compact copies: 72 bytes per contact instead of the columns), as the one-thread path does.

@@ -23,6 +23,7 @@ struct DefaultColumns {
 const DefaultColumns kDefault;
 
 std::size_t padded(std::size_t n) { return (n + kColumnPad - 1) / kColumnPad * kColumnPad; }
+std::size_t blocks(std::size_t n) { return (n + kColumnPad - 1) / kColumnPad; }
 
 }  // namespace
 
@@ -64,11 +65,11 @@ Contact ContactStore::get(std::size_t k) const {
   c.type = type_[k];
   c.real = real_[k];
   c.cellDist = cellDist_[k];
-  c.elastic = col_[col::elastic][k];
-  c.dissipated = col_[col::dissipated][k];
-  for (std::size_t i = 0; i < kMaxLawParams; ++i) c.params[i] = col_[col::param + i][k];
+  c.elastic = at(col::elastic, k);
+  c.dissipated = at(col::dissipated, k);
+  for (std::size_t i = 0; i < kMaxLawParams; ++i) c.params[i] = at(col::param + i, k);
   c.damp = vec(col::dampN, k);
-  c.frame = Quat(col_[col::qw][k], col_[col::qx][k], col_[col::qy][k], col_[col::qz][k]);
+  c.frame = Quat(at(col::qw, k), at(col::qx, k), at(col::qy, k), at(col::qz, k));
   c.normal = vec(col::nx, k);
   c.point = vec(col::px, k);
   c.u = vec(col::ux, k);
@@ -86,15 +87,15 @@ void ContactStore::set(std::size_t k, const Contact& c) {
   if (real_[k] != c.real) noteRealChanged();
   real_[k] = c.real;
   cellDist_[k] = c.cellDist;
-  col_[col::elastic][k] = c.elastic;
-  col_[col::dissipated][k] = c.dissipated;
-  for (std::size_t i = 0; i < kMaxLawParams; ++i) col_[col::param + i][k] = c.params[i];
-  col_[col::qw][k] = c.frame.w();
-  col_[col::qx][k] = c.frame.x();
-  col_[col::qy][k] = c.frame.y();
-  col_[col::qz][k] = c.frame.z();
+  at(col::elastic, k) = c.elastic;
+  at(col::dissipated, k) = c.dissipated;
+  for (std::size_t i = 0; i < kMaxLawParams; ++i) at(col::param + i, k) = c.params[i];
+  at(col::qw, k) = c.frame.w();
+  at(col::qx, k) = c.frame.x();
+  at(col::qy, k) = c.frame.y();
+  at(col::qz, k) = c.frame.z();
   const auto put = [&](std::size_t c0, const Vec3& v) {
-    for (std::size_t w = 0; w < 3; ++w) col_[c0 + w][k] = v[static_cast<Eigen::Index>(w)];
+    for (std::size_t w = 0; w < 3; ++w) at(c0 + w, k) = v[static_cast<Eigen::Index>(w)];
   };
   put(col::nx, c.normal);
   put(col::px, c.point);
@@ -108,8 +109,8 @@ void ContactStore::set(std::size_t k, const Contact& c) {
 
 void ContactStore::reserve(std::size_t n) {
   const std::size_t cap = padded(n);
-  if (cap <= col_[0].capacity()) return;
-  for (Column& x : col_) x.reserve(cap);
+  if (blocks(cap) * kBlockDoubles <= data_.capacity()) return;
+  data_.reserve(blocks(cap) * kBlockDoubles);
   id1_.reserve(cap);
   id2_.reserve(cap);
   type_.reserve(cap);
@@ -119,16 +120,13 @@ void ContactStore::reserve(std::size_t n) {
 }
 
 void ContactStore::resizeColumns(std::size_t n) {
-  const std::size_t cap = padded(n);
+  const std::size_t cap = padded(n), capacity = data_.capacity() / kBlockDoubles * kColumnPad;
   // Growth by a quarter, not std::vector's doubling: the columns are most of a scene's memory.
-  if (cap > col_[0].capacity()) reserve(std::max(cap, col_[0].capacity() + col_[0].capacity() / 4));
-  for (std::size_t c = 0; c < col::count; ++c) {
-    Column& x = col_[c];
-    // entries from n on (dropped or padding) hold the default
-    const std::size_t kept = std::min(x.size(), cap);
-    for (std::size_t k = n; k < kept; ++k) x[k] = kDefault.v[c];
-    x.resize(cap, kDefault.v[c]);
-  }
+  if (cap > capacity) reserve(std::max(cap, capacity + capacity / 4));
+  // entries from n on (dropped or padding) hold the default
+  data_.resize(blocks(cap) * kBlockDoubles);
+  for (std::size_t k = n; k < cap; ++k)
+    for (std::size_t c = 0; c < col::count; ++c) at(c, k) = kDefault.v[c];
   id1_.resize(n);
   id2_.resize(n);
   type_.resize(n);
@@ -169,7 +167,7 @@ void ContactStore::clear() {
 }
 
 void ContactStore::swap(std::size_t a, std::size_t b) {
-  for (Column& x : col_) std::swap(x[a], x[b]);
+  for (std::size_t c = 0; c < col::count; ++c) std::swap(at(c, a), at(c, b));
   std::swap(id1_[a], id1_[b]);
   std::swap(id2_[a], id2_[b]);
   std::swap(type_[a], type_[b]);
@@ -238,7 +236,7 @@ void ContactStore::assertInvariants(const Particles& p) const {
     DEM_ASSERT(id1_.size() == size_ && id2_.size() == size_ && type_.size() == size_ && real_.size() == size_ &&
                    cellDist_.size() == size_,
                "every per-contact array holds size() entries");
-    for (const Column& x : col_) DEM_ASSERT(x.size() >= size_ && x.size() % kColumnPad == 0, "columns padded");
+    DEM_ASSERT(data_.size() == blocks(size_) * kBlockDoubles, "columns padded to whole blocks");
     if (adjacencyValid_) {
       DEM_ASSERT(adjOffset_.size() == adjParticles_ + 1 && adjEntry_.size() == 2 * size_, "adjacency sizes");
       for (std::size_t i = 0; i < adjParticles_; ++i)
@@ -356,7 +354,11 @@ void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
         v.begin() + static_cast<std::ptrdiff_t>(begin), v.begin() + static_cast<std::ptrdiff_t>(end));
     for (std::size_t m = 0; m < order.size(); ++m) v[begin + m] = old[order[m] - begin];
   };
-  for (Column& x : col_) apply(x);
+  std::vector<double> old(end - begin);
+  for (std::size_t c = 0; c < col::count; ++c) {
+    for (std::size_t m = 0; m < old.size(); ++m) old[m] = at(c, begin + m);
+    for (std::size_t m = 0; m < order.size(); ++m) at(c, begin + m) = old[order[m] - begin];
+  }
   apply(id1_);
   apply(id2_);
   apply(type_);

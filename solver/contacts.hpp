@@ -7,8 +7,10 @@
 // collider); `real` marks those whose bodies overlap now. A potential contact that is not real has
 // no force and no history. One contact is read and written as a `Contact` value (get, set, add;
 // records() iterates over them); the contact loop reads and writes the columns of kLanes consecutive
-// contacts with one vector load or store each (ContactStore::column), so every column of doubles is
-// 64-byte aligned and padded to a multiple of kColumnPad entries holding a default Contact.
+// contacts with one vector load or store each (ContactStore::batch). The doubles lie in blocks of
+// kColumnPad contacts, 64-byte aligned: a block holds the kColumnPad entries of each column in
+// turn, so a batch reads every column at a fixed offset from one pointer; entries past size() hold
+// a default Contact.
 
 #include "assert.hpp"
 #include "contact_law.hpp"
@@ -184,6 +186,8 @@ class PairIndex {
 class ContactStore {
  public:
   using Column = std::vector<double, CacheLineAllocator<double>>;
+  // Doubles per block of kColumnPad contacts.
+  static constexpr std::size_t kBlockDoubles = col::count * kColumnPad;
 
   std::size_t size() const { return size_; }
   // Contact k as a value, and its replacement (the pair must stay the same: ids are not re-indexed).
@@ -206,12 +210,15 @@ class ContactStore {
   const Eigen::Vector3i& cellDist(std::size_t k) const { return cellDist_[k]; }
   ContactPair pair(std::size_t k) const { return {id1_[k], id2_[k], type_[k], cellDist_[k]}; }
   void setCellDist(std::size_t k, const Eigen::Vector3i& d) { cellDist_[k] = d; }
-  Vec3 vec(std::size_t c, std::size_t k) const { return {col_[c][k], col_[c + 1][k], col_[c + 2][k]}; }
+  Vec3 vec(std::size_t c, std::size_t k) const { return {at(c, k), at(c + 1, k), at(c + 2, k)}; }
 
-  // The columns (the contact loop): col::* of doubles, and the ids, types, `real` flags and cell
-  // distances; each double column holds size() entries and the padding.
-  double* column(std::size_t c) { return col_[c].data(); }
-  const double* column(std::size_t c) const { return col_[c].data(); }
+  // Column c (col::*) of contact k.
+  double& at(std::size_t c, std::size_t k) { return data_[offset(c, k)]; }
+  double at(std::size_t c, std::size_t k) const { return data_[offset(c, k)]; }
+  // The batch of contacts from k0 (a multiple of kLanes) for the contact loop: column c of contact
+  // k0 + j at batch(k0) + c * kColumnPad + j (j < kLanes).
+  double* batch(std::size_t k0) { return data_.data() + offset(0, k0); }
+  // The ids, types, `real` flags and cell distances.
   const std::uint32_t* id1Data() const { return id1_.data(); }
   const std::uint32_t* id2Data() const { return id2_.data(); }
   const ContactType* typeData() const { return type_.data(); }
@@ -272,7 +279,7 @@ class ContactStore {
     sortIfDisordered(real, false);
     changed_.clear();
     gathered_ = true;
-    for (std::size_t k = activeEnd_; k < size_; ++k) col_[col::dissipated][k] = 0.0;
+    for (std::size_t k = activeEnd_; k < size_; ++k) at(col::dissipated, k) = 0.0;
     if constexpr (kAssertions) {
       for (std::size_t k = 0; k < size_; ++k)
         DEM_ASSERT((real_[k] != 0) == (k < realEnd_), "partition: the real contacts lie in front of all others");
@@ -317,7 +324,7 @@ class ContactStore {
     std::size_t r = 0;
     while (r < size_ && real_[r]) ++r;
     std::size_t a = size_;
-    while (a > r && !real_[a - 1] && col_[col::dissipated][a - 1] == 0.0 && dormant(pair(a - 1))) --a;
+    while (a > r && !real_[a - 1] && at(col::dissipated, a - 1) == 0.0 && dormant(pair(a - 1))) --a;
     realEnd_ = r;
     activeEnd_ = a;
   }
@@ -346,8 +353,11 @@ class ContactStore {
   void assertInvariants(const Particles& p) const;
 
  private:
+  static std::size_t offset(std::size_t c, std::size_t k) {
+    return (k / kColumnPad) * kBlockDoubles + c * kColumnPad + k % kColumnPad;
+  }
   std::size_t size_ = 0;
-  Column col_[col::count];
+  Column data_;  // the doubles, in blocks of kColumnPad contacts
   std::vector<std::uint32_t> id1_, id2_;
   std::vector<ContactType> type_;
   std::vector<std::uint8_t> real_;

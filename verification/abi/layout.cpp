@@ -45,8 +45,8 @@ bool near(const Quat& a, const Quat& b) { return (a.coeffs() - b.coeffs()).norm(
 #define DEM_TYPE(T) std::printf("%s size %zu align %zu\n", #T, sizeof(T), alignof(T))
 #define DEM_FIELD(T, m) std::printf("%s.%s offset %zu\n", #T, #m, offsetof(T, m))
 // The same for a class that is not standard-layout (offsetof is not defined there): from an object.
-#define DEM_MEMBER(object, m)                                                  \
-  std::printf("%s.%s offset %td\n", #object, #m,                              \
+#define DEM_MEMBER(object, m)                    \
+  std::printf("%s.%s offset %td\n", #object, #m, \
               reinterpret_cast<const char*>(&object.m) - reinterpret_cast<const char*>(&object))
 
 void printLayouts() {
@@ -158,7 +158,8 @@ void sphereSpecRoundTrip() {
   bool intact = true;
   for (std::size_t k = sizeof(ParticleSpec); k < sizeof storage; ++k) intact = intact && storage[k] == 0xA5;
   check(intact, "sphereSpec wrote past the end of the caller's ParticleSpec");
-  check(same(s.pos, Vec3(1.0, 2.0, 3.0)) && same(s.vel, Vec3::Zero()) && same(s.angVel, Vec3::Zero()), "sphereSpec: pos, vel, angVel");
+  check(same(s.pos, Vec3(1.0, 2.0, 3.0)) && same(s.vel, Vec3::Zero()) && same(s.angVel, Vec3::Zero()),
+        "sphereSpec: pos, vel, angVel");
   check(s.ori.coeffs() == Quat::Identity().coeffs(), "sphereSpec: ori");
   check(s.radius == 0.1 && s.mass == sphereMass(0.1, 2600.0), "sphereSpec: radius, mass");
   check(same(s.inertia, sphereInertia(0.1, s.mass)) && s.inertia[2] > 0.0, "sphereSpec: inertia");
@@ -187,14 +188,19 @@ void particlesRoundTrip() {
     ++failures;
     return;
   }
-  check(same(p.pos[0], a.pos) && same(p.vel[0], a.vel) && same(p.angVel[0], a.angVel), "add(sphereSpec): pos, vel, angVel");
-  check(p.radius[0] == a.radius && p.mass[0] == a.mass && same(p.inertia[0], a.inertia), "add(sphereSpec): radius, mass, inertia");
+  check(same(p.pos[0], a.pos) && same(p.vel[0], a.vel) && same(p.angVel[0], a.angVel),
+        "add(sphereSpec): pos, vel, angVel");
+  check(p.radius[0] == a.radius && p.mass[0] == a.mass && same(p.inertia[0], a.inertia),
+        "add(sphereSpec): radius, mass, inertia");
   check(p.material[0] == 1 && p.blocked[0] == dof::z && !p.isWall(0), "add(sphereSpec): material, blocked, shape");
   check(same(p.pos[1], b.pos) && near(p.ori[1], b.ori), "add(hand-filled): pos, ori");
-  check(p.radius[1] == 0.05 && p.mass[1] == 2.0 && same(p.inertia[1], b.inertia) && p.isAspherical(1), "add(hand-filled): radius, mass, inertia");
+  check(p.radius[1] == 0.05 && p.mass[1] == 2.0 && same(p.inertia[1], b.inertia) && p.isAspherical(1),
+        "add(hand-filled): radius, mass, inertia");
   check(p.material[1] == 2 && p.blocked[1] == 0, "add(hand-filled): material, blocked");
   const std::size_t w = p.addWall(Vec3(0.0, 0.0, -1.0), Vec3(0.0, 0.0, 2.0), 0);
-  check(w == 2 && p.isWall(w) && same(p.walls[p.shapeIndex[w]].normal, Vec3::UnitZ()) && p.walls[p.shapeIndex[w]].axis == 2, "addWall");
+  check(w == 2 && p.isWall(w) && same(p.walls[p.shapeIndex[w]].normal, Vec3::UnitZ()) &&
+            p.walls[p.shapeIndex[w]].axis == 2,
+        "addWall");
 }
 
 // A Contact filled here, stored by the library (its columns) and read back.
@@ -220,12 +226,14 @@ void contactRoundTrip() {
   ContactStore store;
   store.add(c);
   check(store.size() == 1 && store.find(3, 7) == 0, "ContactStore::add");
-  check(store.column(col::qw)[0] == c.frame.w() && store.column(col::qy)[0] == c.frame.y(), "ContactStore columns: frame");
-  check(store.column(col::t2z)[0] == 15.0 && store.column(col::param + 4)[0] == 5.0, "ContactStore columns: torque2, params");
+  check(store.at(col::qw, 0) == c.frame.w() && store.at(col::qy, 0) == c.frame.y(), "ContactStore columns: frame");
+  check(store.at(col::t2z, 0) == 15.0 && store.at(col::param + 4, 0) == 5.0, "ContactStore columns: torque2, params");
   const Contact g = store.get(0);
-  check(g.id1 == 3 && g.id2 == 7 && g.type == ContactType::SphereWall && g.real == 1 && g.cellDist == c.cellDist, "get: ids, type, real, cellDist");
+  check(g.id1 == 3 && g.id2 == 7 && g.type == ContactType::SphereWall && g.real == 1 && g.cellDist == c.cellDist,
+        "get: ids, type, real, cellDist");
   check(g.elastic == 0.5 && g.dissipated == 0.25 && g.params == c.params, "get: energies, params");
-  check(g.frame.coeffs() == c.frame.coeffs() && same(g.normal, c.normal) && same(g.point, c.point), "get: frame, normal, point");
+  check(g.frame.coeffs() == c.frame.coeffs() && same(g.normal, c.normal) && same(g.point, c.point),
+        "get: frame, normal, point");
   check(same(g.u, c.u) && same(g.phi, c.phi) && same(g.damp, c.damp), "get: u, phi, damp");
   check(same(g.force, c.force) && same(g.torque1, c.torque1) && same(g.torque2, c.torque2), "get: force, torques");
 }
@@ -245,9 +253,11 @@ void sceneRoundTrip() {
   check(s.stepCount == 1 && s.time == 1e-6 && s.dt() == 1e-6, "Scene: stepCount, time, dt");
   check(s.contacts.size() == 3 && s.contacts.countReal() == 3, "Scene: three real contacts");
   for (const Contact& c : s.contacts.records()) {
-    check(std::abs(c.frame.norm() - 1.0) < 1e-12 && std::abs(c.normal.norm() - 1.0) < 1e-12, "Scene contact: unit frame and normal");
+    check(std::abs(c.frame.norm() - 1.0) < 1e-12 && std::abs(c.normal.norm() - 1.0) < 1e-12,
+          "Scene contact: unit frame and normal");
     check(c.u[0] < 0.0 && c.force.allFinite() && c.force.norm() > 0.0, "Scene contact: overlap and force");
-    check(same(c.normal, c.frame * Vec3::UnitX()) || (c.normal - c.frame * Vec3::UnitX()).norm() < 1e-12, "Scene contact: frame x = normal");
+    check(same(c.normal, c.frame * Vec3::UnitX()) || (c.normal - c.frame * Vec3::UnitX()).norm() < 1e-12,
+          "Scene contact: frame x = normal");
   }
   check(s.particles.vel[2][2] > 0.0 && s.particles.vel[2][0] > 0.0, "Scene: the second sphere pushed up and away");
   check(s.energy.step == 0 && s.energy.elastic > 0.0 && s.stress == Mat3::Zero(), "Scene: energy ledger, stress");
