@@ -332,7 +332,7 @@ std::size_t ContactStore::gatherNamed(std::size_t active) {
 
 void ContactStore::sortIfDisordered(std::size_t real, bool known) {
   if (!known) descents_ = countDescents(0, real);
-  if (64 * descents_ > real) {
+  if (kSortDisorder * descents_ > real) {
     sortByBodies(0, real);
     descents_ = 0;
   }

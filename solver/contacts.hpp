@@ -106,6 +106,14 @@ enum : std::size_t {
 };
 }  // namespace col
 
+// The real contacts are sorted by (id1, id2) again when more than 1/kSortDisorder of them follow
+// one with a larger pair (ContactStore::partition, gatherReal). A sort permutes every column and
+// re-indexes the pair map; between collider runs contacts that form or separate swap places and
+// slowly disorder the list. 1/8: on the settled beds of benchmarks/peers (1e4 and 1e5 spheres,
+// box and cell) sorting at 1/64 took a tenth of the step on two threads (it is serial), and a
+// list kept within 1/8 of sorted reads the bodies no slower.
+inline constexpr std::size_t kSortDisorder = 8;
+
 // Columns are padded to a multiple of this many entries (the widest batch: 8 lanes of AVX-512).
 inline constexpr std::size_t kColumnPad = 8;
 
@@ -256,7 +264,7 @@ class ContactStore {
   }
 
   // Moves the contacts that are real in front of those that are not (swapping pairs that are out of
-  // place; the pair map follows), sorts the real ones by (id1, id2) when more than 1/64 of them are
+  // place; the pair map follows), sorts the real ones by (id1, id2) when more than 1/kSortDisorder of them are
   // out of order, and remembers where they end. The contact loop runs its batches on the real
   // contacts, kLanes consecutive ones at a time: kept together, few lanes idle; sorted, consecutive
   // contacts read nearby bodies (particle 1 in increasing order). Called after each collider run;
@@ -287,7 +295,7 @@ class ContactStore {
     }
   }
   // Between collider runs: moves the contacts that are real in front of the other active ones (the
-  // dormant tail stays), as partition() does, and sorts them by (id1, id2) when more than 1/64 of
+  // dormant tail stays), as partition() does, and sorts them by (id1, id2) when more than 1/kSortDisorder of
   // them are out of order. Contacts formed or separated since the last step so go back to their
   // place (batches of real contacts stay full). The result depends on the order, the real flags and
   // activeEnd only (partitionBy's swaps), so a resumed run moves the same contacts as the straight
@@ -376,12 +384,12 @@ class ContactStore {
   std::vector<std::uint32_t> changed_;
   std::vector<std::uint32_t> nowApart_, nowReal_, front_, back_;  // gatherNamed's scratch
   // The number of k in [1, realEnd_) whose contact follows one with a larger (id1, id2), while
-  // descentsKnown_ (needsSort's count, kept up to date by gatherNamed).
+  // descentsKnown_ (countDescents, kept up to date by gatherNamed).
   std::size_t descents_ = 0;
   bool descentsKnown_ = false;
   std::size_t gatherNamed(std::size_t activeEnd);
   bool descent(std::size_t k) const { return pairKey(id1_[k - 1], id2_[k - 1]) > pairKey(id1_[k], id2_[k]); }
-  // Sorts [0, real) by (id1, id2) when more than 1/64 of them are out of order (needsSort), with
+  // Sorts [0, real) by (id1, id2) when more than 1/kSortDisorder of them are out of order (countDescents), with
   // the disorder count from descents_ when `known`; descents_ then holds that of [0, real).
   void sortIfDisordered(std::size_t real, bool known);
   // swap(a, b) with the pair map and the adjacency following.
@@ -399,7 +407,7 @@ class ContactStore {
   void swapAdjacency(std::size_t a, std::size_t b);
   // Sorts the contacts [begin, end) by (id1, id2) (the pair map follows).
   void sortByBodies(std::size_t begin, std::size_t end);
-  // Whether more than 1/64 of the contacts [begin, end) follow one with a larger (id1, id2).
+  // How many of the contacts [begin, end) follow one with a larger (id1, id2).
   std::size_t countDescents(std::size_t begin, std::size_t end) const {
     std::size_t descents = 0;
     for (std::size_t k = begin + 1; k < end; ++k) descents += descent(k);

@@ -97,10 +97,10 @@ BOOST_AUTO_TEST_CASE(partition_puts_real_contacts_first) {
     if (std::find_if(before.begin(), before.end(), [&](const Contact& b) { return sameContact(b, c); }) == before.end())
       ++lost;
   }
-  std::size_t unsorted = 0;  // the real contacts in increasing (id1, id2), up to 1/64 (needsSort)
+  std::size_t unsorted = 0;  // the real contacts in increasing (id1, id2), up to 1/kSortDisorder
   for (std::size_t k = 1; k < real; ++k)
     unsorted += pairKey(store.id1(k - 1), store.id2(k - 1)) >= pairKey(store.id1(k), store.id2(k));
-  BOOST_TEST(64 * unsorted <= real);
+  BOOST_TEST(kSortDisorder * unsorted <= real);
   BOOST_TEST(misplaced == 0u);
   BOOST_TEST(wrongIndex == 0u);
   BOOST_TEST(lost == 0u);  // every record is one of the originals (and the sizes agree)
