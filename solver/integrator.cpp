@@ -334,7 +334,10 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
   const double lambda = settings.damping;
   const bool fastPath = settings.dampGravity || lambda == 0.0;
 
-#pragma omp parallel for schedule(static) if (nBlocks > 1)
+  // Blocks handed out as threads come free: bodies that take the one-at-a-time path (fixed floors,
+  // blocked or aspherical bodies, clumps) often lie together. The sums are per block, in block
+  // order: the same bits for any schedule.
+#pragma omp parallel for schedule(dynamic, 1) if (nBlocks > 1)
   for (std::size_t b = 0; b < nBlocks; ++b) {
     IntegratorScratch::Sums sums;
     LaneSums laneSums;
