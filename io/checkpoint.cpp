@@ -2,6 +2,7 @@
 
 #include "atomic_file.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -175,10 +176,10 @@ Particles readParticles(Reader& r) {
   p.clump = r.podArray<std::int64_t>();
   p.isClump = r.podArray<std::uint8_t>();
   const std::size_t n = p.pos.size();
-  for (const std::size_t m : {p.vel.size(), p.angVel.size(), p.angMom.size(), p.force.size(), p.torque.size(),
-                              p.ori.size(), p.mass.size(), p.radius.size(), p.inertia.size(), p.material.size(),
-                              p.blocked.size(), p.velMidstep.size(), p.shape.size(), p.shapeIndex.size(),
-                              p.clump.size(), p.isClump.size()})
+  for (const std::size_t m :
+       {p.vel.size(), p.angVel.size(), p.angMom.size(), p.force.size(), p.torque.size(), p.ori.size(), p.mass.size(),
+        p.radius.size(), p.inertia.size(), p.material.size(), p.blocked.size(), p.velMidstep.size(), p.shape.size(),
+        p.shapeIndex.size(), p.clump.size(), p.isClump.size()})
     if (m != n) r.fail("particle arrays of different lengths");
   if (n > std::numeric_limits<std::uint32_t>::max() / 2) r.fail("too many particles");
   for (std::size_t i = 0; i < n; ++i) {
@@ -190,6 +191,20 @@ Particles readParticles(Reader& r) {
   return p;
 }
 
+// +0.0 (not -0.0, which compares equal)
+bool positiveZero(double x) { return x == 0.0 && !std::signbit(x); }
+bool positiveZero(const Vec3& v) { return positiveZero(v.x()) && positiveZero(v.y()) && positiveZero(v.z()); }
+
+// A contact that is not real and holds the defaults of a Contact in every field but its pair, law
+// parameters, `dissipated` and cellDist (version 7: written as those alone).
+bool compactContact(const Contact& c) {
+  const Quat id = Quat::Identity();
+  return !c.real && positiveZero(c.elastic) && c.frame.w() == id.w() && !std::signbit(c.frame.w()) &&
+         positiveZero(c.frame.x()) && positiveZero(c.frame.y()) && positiveZero(c.frame.z()) &&
+         positiveZero(c.normal) && positiveZero(c.point) && positiveZero(c.u) && positiveZero(c.phi) &&
+         positiveZero(c.force) && positiveZero(c.torque1) && positiveZero(c.torque2) && positiveZero(c.damp);
+}
+
 void writeContacts(Writer& w, const ContactStore& cs) {
   w.size(cs.size());
   for (const Contact& c : cs.records()) {
@@ -197,10 +212,14 @@ void writeContacts(Writer& w, const ContactStore& cs) {
     w.pod(c.id2);
     w.pod(static_cast<std::uint8_t>(c.type));
     w.pod(c.real);
+    const bool compact = compactContact(c);
+    w.pod(static_cast<std::uint8_t>(compact));  // version 7
     for (const double v : c.params) w.pod(v);
-    w.quat(c.frame);
-    for (const Vec3* v : {&c.normal, &c.point, &c.u, &c.phi, &c.force, &c.torque1, &c.torque2, &c.damp}) w.vec(*v);
-    w.pod(c.elastic);
+    if (!compact) {
+      w.quat(c.frame);
+      for (const Vec3* v : {&c.normal, &c.point, &c.u, &c.phi, &c.force, &c.torque1, &c.torque2, &c.damp}) w.vec(*v);
+      w.pod(c.elastic);
+    }
     w.pod(c.dissipated);
     for (int k = 0; k < 3; ++k) w.pod(static_cast<std::int32_t>(c.cellDist[k]));
   }
@@ -208,10 +227,14 @@ void writeContacts(Writer& w, const ContactStore& cs) {
 
 void readContacts(Reader& r, ContactStore& cs, const Particles& p, std::uint32_t version) {
   // version 3: the law's kMaxLawParams parameters (versions 1-2: Cundall's kn, ks, tan phi) and the
-  // dashpot force
+  // dashpot force; version 7: compact records (the smallest: ids, type, real, form, parameters,
+  // dissipated, cellDist)
   const std::size_t nParams = version >= 3 ? kMaxLawParams : 3;
-  const std::size_t n = r.size(8 + 2 + 8 * nParams + 32 + 7 * 24 + (version >= 3 ? 24 : 0) + 16 + (version >= 2 ? 12 : 0));
+  const std::size_t n =
+      r.size(version >= 7 ? 8 + 3 + 8 * nParams + 8 + 12
+                          : 8 + 2 + 8 * nParams + 32 + 7 * 24 + (version >= 3 ? 24 : 0) + 16 + (version >= 2 ? 12 : 0));
   cs.clear();
+  cs.reserve(n);
   for (std::size_t k = 0; k < n; ++k) {
     Contact c;
     c.id1 = r.pod<std::uint32_t>();
@@ -226,11 +249,19 @@ void readContacts(Reader& r, ContactStore& cs, const Particles& p, std::uint32_t
     // (the ids' order of makeContact, which the shape-pair table and the contact loop assume)
     if (c.type == ContactType::SphereSphere ? c.id1 > c.id2 : p.isWall(c.id1)) r.fail("contact ids out of order");
     if (cs.find(c.id1, c.id2) >= 0) r.fail("repeated contact");
+    bool compact = false;
+    if (version >= 7) {
+      const auto form = r.pod<std::uint8_t>();
+      if (form > 1 || (form == 1 && c.real)) r.fail("bad contact record form");
+      compact = form == 1;
+    }
     for (std::size_t i = 0; i < nParams; ++i) c.params[i] = r.pod<double>();
-    c.frame = r.quat();
-    for (Vec3* v : {&c.normal, &c.point, &c.u, &c.phi, &c.force, &c.torque1, &c.torque2}) *v = r.vec();
-    if (version >= 3) c.damp = r.vec();
-    c.elastic = r.pod<double>();
+    if (!compact) {
+      c.frame = r.quat();
+      for (Vec3* v : {&c.normal, &c.point, &c.u, &c.phi, &c.force, &c.torque1, &c.torque2}) *v = r.vec();
+      if (version >= 3) c.damp = r.vec();
+      c.elastic = r.pod<double>();
+    }
     c.dissipated = r.pod<double>();
     if (version >= 2)
       for (int w = 0; w < 3; ++w) c.cellDist[w] = r.pod<std::int32_t>();
@@ -490,7 +521,21 @@ const OutputRecord* OutputState::find(const std::string& file) const {
 }
 
 std::string checkpointBytes(const Scene& s, const OutputState& outputs) {
+  std::string bytes;
+  checkpointBytes(s, outputs, bytes);
+  sealCheckpoint(bytes);
+  return bytes;
+}
+
+void sealCheckpoint(std::string& bytes) {
+  const std::uint64_t sum = fnv1a(bytes.data(), bytes.size());
+  bytes.append(reinterpret_cast<const char*>(&sum), sizeof sum);
+}
+
+void checkpointBytes(const Scene& s, const OutputState& outputs, std::string& bytes) {
   Writer w;
+  w.out = std::move(bytes);
+  w.out.clear();  // (the capacity stays)
   w.out.append(kMagic, sizeof kMagic);
   w.pod(kCheckpointVersion);
   w.pod(s.time);
@@ -515,8 +560,7 @@ std::string checkpointBytes(const Scene& s, const OutputState& outputs) {
   writeCell(w, s);
   writePeriodicCollider(w, s.periodicCollider);
   writeOutputs(w, outputs);
-  w.pod(fnv1a(w.out.data(), w.out.size()));
-  return std::move(w.out);
+  bytes = std::move(w.out);
 }
 
 Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name, CheckpointInfo* info) {
@@ -531,7 +575,8 @@ Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name
   const std::size_t end = bytes.size() - 8;
   std::uint64_t sum;
   std::memcpy(&sum, bytes.data() + end, sizeof sum);
-  if (sum != fnv1a(bytes.data(), end)) throw CheckpointError(name + ": checksum mismatch (truncated or corrupted file)");
+  if (sum != fnv1a(bytes.data(), end))
+    throw CheckpointError(name + ": checksum mismatch (truncated or corrupted file)");
 
   Reader r(bytes, end, name);
   for (std::size_t k = 0; k < sizeof kMagic; ++k) r.pod<char>();

@@ -18,6 +18,10 @@
 // Since version 5 the integrator's dampGravity flag (after the contact law; older files: true).
 // Since version 6 the periodic collider's H at its last run (dormant contacts in a cell; older
 // files: none dormant until the next run).
+// Since version 7 a contact that is not real and holds only defaults besides its law parameters,
+// `dissipated` and cellDist (every potential contact the collider keeps, once the contact stage
+// has reset a separated contact's frame, normal and point: most of a granular scene's contacts) is
+// written as those alone, marked by a byte after `real`; the others as before.
 // Since version 4 the state of dem-run's output files at the checkpoint's step (OutputState: for each
 // file its length and an FNV-1a 64 checksum of those bytes, for a VTK collection the step of its
 // last snapshot), so that a restart can cut every output back to that step (io/output_files.hpp).
@@ -39,7 +43,7 @@
 
 namespace dem::io {
 
-inline constexpr std::uint32_t kCheckpointVersion = 6;
+inline constexpr std::uint32_t kCheckpointVersion = 7;
 
 class CheckpointError : public std::runtime_error {
  public:
@@ -57,11 +61,11 @@ struct OutputRecord {
     Collection = 1,  // a .pvd collection: `offset` bytes of entries before the closing tail
   };
   Kind kind = Kind::Appended;
-  std::string file;             // name in the output directory
-  std::uint64_t offset = 0;     // bytes
-  std::uint64_t checksum = 0;   // fnv1a64 of bytes [0, offset)
-  std::uint64_t lastStep = 0;   // Collection: step of its last snapshot (valid when hasSnapshot)
-  bool hasSnapshot = false;     // Collection: it lists at least one snapshot
+  std::string file;            // name in the output directory
+  std::uint64_t offset = 0;    // bytes
+  std::uint64_t checksum = 0;  // fnv1a64 of bytes [0, offset)
+  std::uint64_t lastStep = 0;  // Collection: step of its last snapshot (valid when hasSnapshot)
+  bool hasSnapshot = false;    // Collection: it lists at least one snapshot
 };
 
 struct OutputState {
@@ -76,6 +80,11 @@ struct CheckpointInfo {
 };
 
 std::string checkpointBytes(const Scene& scene, const OutputState& outputs = {});
+// The same into `bytes`, reusing its storage (no second buffer of a checkpoint's size), without the
+// checksum: sealCheckpoint(bytes) appends it (a checkpoint kept in memory is sealed only when it is
+// written). On an exception `bytes` is left empty or partial.
+void checkpointBytes(const Scene& scene, const OutputState& outputs, std::string& bytes);
+void sealCheckpoint(std::string& bytes);
 Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name, CheckpointInfo* info = nullptr);
 
 void saveCheckpoint(const Scene& scene, const std::string& path, const OutputState& outputs = {});

@@ -40,12 +40,13 @@ void checkOutputNames(const OutputSpec& o, const OutputState& recorded, const st
     if (csv ? !o.csv.interval || f.file == o.csv.file || (o.contacts.interval && f.file == o.contacts.file)
             : !o.vtk.interval || std::ranges::count(pvds, f.file) > 0)
       continue;
-    throw OutputResumeError(dir + f.file + ": " + ckpt + " records this output, the scene names it " +
-                            (csv ? o.csv.file + " (outputs.csv.file)" +
-                                       (o.contacts.interval ? " and " + o.contacts.file + " (outputs.contacts.file)" : "")
-                                 : pvds[0] + " (outputs.vtk.prefix)") +
-                            "; refusing to resume (output names may not change on a restart; --out into a new "
-                            "directory starts the outputs afresh)");
+    throw OutputResumeError(
+        dir + f.file + ": " + ckpt + " records this output, the scene names it " +
+        (csv ? o.csv.file + " (outputs.csv.file)" +
+                   (o.contacts.interval ? " and " + o.contacts.file + " (outputs.contacts.file)" : "")
+             : pvds[0] + " (outputs.vtk.prefix)") +
+        "; refusing to resume (output names may not change on a restart; --out into a new "
+        "directory starts the outputs afresh)");
   }
 }
 
@@ -142,7 +143,8 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
   if (o.csv.interval) {
     const OutputRecord* rec = restore ? restore->find(o.csv.file) : nullptr;
     if (rec && rec->kind != OutputRecord::Kind::Appended)
-      throw OutputResumeError(dir + o.csv.file + ": " + ckptName + " records it as another kind of output; refusing to resume");
+      throw OutputResumeError(dir + o.csv.file + ": " + ckptName +
+                              " records it as another kind of output; refusing to resume");
     csv = std::make_unique<CsvOutput>(dir + o.csv.file, csvColumns(o.csv, scene), !fresh && !restore, rec, ckptName);
     if (fresh && scene.stepCount == 0) csv->write(scene);  // the initial state
   }
@@ -176,8 +178,24 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
   StopSpec stop = spec.stop;  // a duration with dt from the estimate is a time criterion
   if (spec.duration) stop.time = stop.time ? std::min(*stop.time, *spec.duration) : *spec.duration;
   ProgressBar bar(first, last, scene.particles.size(), o.progress);
-  Scene good = scene;
-  OutputState goodOutputs = outputState();
+  // The last good state as checkpoint bytes (compact: most contacts are potential ones that hold
+  // no history), not as a copy of the scene: a fraction of the memory. Sealed (checksum) when
+  // written.
+  struct GoodState {
+    std::string bytes;
+    std::uint64_t step = 0;
+    double time = 0.0;
+    const std::string& sealed() {
+      sealCheckpoint(bytes);
+      return bytes;
+    }
+  } good;
+  const auto keepGood = [&] {
+    good.step = scene.stepCount;
+    good.time = scene.time;
+    checkpointBytes(scene, outputState(), good.bytes);  // (in place: one buffer)
+  };
+  keepGood();
   // Saves the last good state after an error (best effort: the error may be the disk's or memory's)
   // and throws RunError naming the step, the time and the file.
   const auto fail = [&](const std::exception& e, RunError::Kind kind) {
@@ -185,7 +203,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     m.precision(9);
     m << (kind == RunError::Kind::Output ? "writing the outputs of step " : "at step ") << scene.stepCount
       << " (t = " << scene.time << " s): " << (kind == RunError::Kind::Memory ? "out of memory" : e.what()) << "; ";
-    out.lastGoodStep = good.stepCount;
+    out.lastGoodStep = good.step;
     out.lastGoodPath = dir + options.lastGoodFile;
     try {
       if (csv) csv->sync();
@@ -194,30 +212,27 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
       // (the CSV's own error; the state is saved all the same, and a restart checks the CSV against it)
     }
     try {
-      saveCheckpoint(good, out.lastGoodPath, goodOutputs);
-      m << "the last good state (step " << good.stepCount << ", t = " << good.time << " s) is in " << out.lastGoodPath;
+      writeFileAtomically(out.lastGoodPath, good.sealed());
+      m << "the last good state (step " << good.step << ", t = " << good.time << " s) is in " << out.lastGoodPath;
     } catch (const std::exception& again) {
-      m << "the last good state (step " << good.stepCount << ") could not be saved: " << again.what();
+      m << "the last good state (step " << good.step << ") could not be saved: " << again.what();
       out.lastGoodPath.clear();
     }
     bar.finish(scene.stepCount, scene.time);
     throw RunError(m.str(), kind);
   };
   while (scene.stepCount < last && !timeReached(scene, stop)) {
-    if (scene.stepCount % options.lastGoodInterval == 0 && scene.stepCount != good.stepCount) {
-      good = scene;
-      goodOutputs = outputState();
-    }
+    if (scene.stepCount % options.lastGoodInterval == 0 && scene.stepCount != good.step) keepGood();
     try {
       scene.step();  // throws RunawayError (solver/runaway.hpp)
     } catch (const RunawayError& e) {
       out.runaway.emplace(e.what(), e.step, e.particle, scene.dt(), e.dtCritical);
-      out.lastGoodStep = good.stepCount;
+      out.lastGoodStep = good.step;
       out.lastGoodPath = dir + options.lastGoodFile;
       if (csv) csv->sync();
       if (contactsCsv) contactsCsv->sync();
-      saveCheckpoint(good, out.lastGoodPath, goodOutputs);
-      if (vtk) vtk->write(good);
+      writeFileAtomically(out.lastGoodPath, good.sealed());
+      if (vtk) vtk->write(sceneFromCheckpointBytes(good.bytes, out.lastGoodPath));
       if (csv) csv->close();
       if (contactsCsv) contactsCsv->close();
       bar.finish(scene.stepCount, scene.time);

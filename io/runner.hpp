@@ -45,7 +45,7 @@ struct RunOptions {
   bool resumed = false;                     // a restart from a checkpoint
   std::optional<OutputState> resumeOutputs;  // the checkpoint's output state (absent: format 1-3)
   std::string checkpointName;               // the checkpoint resumed from (for messages)
-  std::uint64_t lastGoodInterval = 100;  // steps between in-memory copies of the state
+  std::uint64_t lastGoodInterval = 500;  // steps between in-memory copies of the state
   std::string lastGoodFile = kLastGoodFile;
   const std::atomic<int>* stop = nullptr;  // non-zero: stop cleanly after the current step
 };

@@ -255,7 +255,8 @@ namespace dem {
 
 // One contact through the kernel (T = double): its inputs gathered from the particles and its history
 // from the Contact, the results written back as the contact loop writes a lane's (frame, normal and
-// point only while the bodies touch). The tests run the solver's physics through this.
+// point only while the bodies touch, reset when they separate). The tests run the solver's physics
+// through this.
 template <class Law, bool Dashpots = true>
 KernelOutput<double> evaluateContact(const Particles& p, Contact& c, double dt, const PeriodicShift* shift = nullptr) {
   KernelInput<double> in;
@@ -275,6 +276,11 @@ KernelOutput<double> evaluateContact(const Particles& p, Contact& c, double dt, 
     c.frame = Quat(r.h.frame.w, r.h.frame.x, r.h.frame.y, r.h.frame.z);
     c.normal = vec3(r.h.normal);
     c.point = vec3(r.point);
+  } else if (c.real) {  // separated: as ContactStore::resetFrame
+    const Contact d;
+    c.frame = d.frame;
+    c.normal = d.normal;
+    c.point = d.point;
   }
   c.real = r.real ? 1 : 0;
   c.u = Vec3(r.uN, r.state.sY, r.state.sZ);

@@ -262,7 +262,10 @@ inline void finishBatch(ContactStore& cs, std::size_t k0, std::size_t end, const
       continue;
     }
     const std::uint8_t now = out.f[outReal].v[j] != 0.0;
-    if (now != real[k]) changed.push_back(static_cast<std::uint32_t>(k));
+    if (now != real[k]) {
+      changed.push_back(static_cast<std::uint32_t>(k));
+      if (!now) cs.resetFrame(k);
+    }
     real[k] = now;
     sums.elastic += out.f[outElastic].v[j];
     sums.dissipated += out.f[outSlip].v[j];

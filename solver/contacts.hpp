@@ -220,6 +220,21 @@ class ContactStore {
   void setCellDist(std::size_t k, const Eigen::Vector3i& d) { cellDist_[k] = d; }
   Vec3 vec(std::size_t c, std::size_t k) const { return {at(c, k), at(c + 1, k), at(c + 2, k)}; }
 
+  // Contact k separated: its frame, normal and point (left as they were at its last real step) back
+  // to a default Contact's. They are not read again before it forms anew; reset, a contact that is
+  // not real holds only defaults besides its pair, parameters and `dissipated` (compact in a
+  // checkpoint). The one-contact path does the same (evaluateContact).
+  void resetFrame(std::size_t k) {
+    const Contact d;
+    at(col::qw, k) = d.frame.w();
+    at(col::qx, k) = d.frame.x();
+    at(col::qy, k) = d.frame.y();
+    at(col::qz, k) = d.frame.z();
+    for (std::size_t w = 0; w < 3; ++w) {
+      at(col::nx + w, k) = d.normal[static_cast<Eigen::Index>(w)];
+      at(col::px + w, k) = d.point[static_cast<Eigen::Index>(w)];
+    }
+  }
   // Column c (col::*) of contact k.
   double& at(std::size_t c, std::size_t k) { return data_[offset(c, k)]; }
   double at(std::size_t c, std::size_t k) const { return data_[offset(c, k)]; }

@@ -52,7 +52,9 @@ BOOST_AUTO_TEST_CASE(errors_after_the_start_save_the_last_good_state) {
     if (kind == RunError::Kind::Memory) throwAtStep250(l.scene, std::bad_alloc());
     else throwAtStep250(l.scene, std::runtime_error("a field failed"));
     try {
-      runScene(l.scene, l.run, RunOptions{});
+      RunOptions options;
+      options.lastGoodInterval = 100;
+      runScene(l.scene, l.run, options);
       BOOST_FAIL("no RunError");
     } catch (const RunError& e) {
       const std::string what = e.what();
