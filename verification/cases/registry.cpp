@@ -48,6 +48,7 @@ std::vector<Case> allCases() {
       criticalTimestepDampedCase(),
       criticalTimestepHertzCase(),
       criticalTimestepRotationCase(),
+      columnModesCase(),
   };
 }
 

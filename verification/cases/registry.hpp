@@ -52,6 +52,7 @@ Case obliqueHertzMindlinCase();
 Case criticalTimestepDampedCase();
 Case criticalTimestepHertzCase();
 Case criticalTimestepRotationCase();
+Case columnModesCase();
 
 std::vector<Case> allCases();
 
