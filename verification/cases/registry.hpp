@@ -53,6 +53,7 @@ Case criticalTimestepDampedCase();
 Case criticalTimestepHertzCase();
 Case criticalTimestepRotationCase();
 Case columnModesCase();
+Case tangentialCycleCase();
 
 std::vector<Case> allCases();
 
