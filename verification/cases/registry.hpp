@@ -54,6 +54,7 @@ Case criticalTimestepHertzCase();
 Case criticalTimestepRotationCase();
 Case columnModesCase();
 Case tangentialCycleCase();
+Case tangentialObjectivityCase();
 
 std::vector<Case> allCases();
 
