@@ -51,6 +51,7 @@ std::vector<Case> allCases() {
       columnModesCase(),
       tangentialCycleCase(),
       tangentialObjectivityCase(),
+      latticeLoveWeberCase(),
   };
 }
 

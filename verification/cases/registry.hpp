@@ -55,6 +55,7 @@ Case criticalTimestepRotationCase();
 Case columnModesCase();
 Case tangentialCycleCase();
 Case tangentialObjectivityCase();
+Case latticeLoveWeberCase();
 
 std::vector<Case> allCases();
 
