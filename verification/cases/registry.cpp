@@ -52,6 +52,7 @@ std::vector<Case> allCases() {
       tangentialCycleCase(),
       tangentialObjectivityCase(),
       latticeLoveWeberCase(),
+      chainWavesCase(),
   };
 }
 

@@ -56,6 +56,7 @@ Case columnModesCase();
 Case tangentialCycleCase();
 Case tangentialObjectivityCase();
 Case latticeLoveWeberCase();
+Case chainWavesCase();
 
 std::vector<Case> allCases();
 
