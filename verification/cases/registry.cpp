@@ -53,6 +53,9 @@ std::vector<Case> allCases() {
       tangentialObjectivityCase(),
       latticeLoveWeberCase(),
       chainWavesCase(),
+#ifdef DEM_VERIFY_HAS_IO
+      bitIdentityCase(),  // last: verification/CMakeLists.txt appends it when dem::io is built
+#endif
   };
 }
 

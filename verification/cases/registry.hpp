@@ -57,6 +57,8 @@ Case tangentialCycleCase();
 Case tangentialObjectivityCase();
 Case latticeLoveWeberCase();
 Case chainWavesCase();
+// Only with dem::io (DEM_BUILD_IO).
+Case bitIdentityCase();
 
 std::vector<Case> allCases();
 
