@@ -56,6 +56,22 @@ struct SpringColumn {
     for (Eigen::Index i = 0; i < n; ++i) below = z[i] = below + 2.0 * R - u[i];
     return z;
   }
+  // Lateral stiffness with rotations blocked (theory 2, 5, "Lateral perturbation"): slip s_0 = x_0 at
+  // the wall, s_i = x_i - x_{i-1} above; K = sum k_t b b^T plus the geometric term -N_i/L_i of each
+  // sphere contact's normal force tilting with s_i (N_i = (N - i) m g, L_i = 2R - u_i at rest).
+  Eigen::MatrixXd lateralStiffness(double ktWall, double ktSphere) const {
+    const Eigen::VectorXd u = staticOverlaps();
+    Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n, n);
+    K(0, 0) = ktWall;
+    for (Eigen::Index i = 1; i < n; ++i) {
+      const double k = ktSphere - static_cast<double>(n - i) * m * g / (2.0 * R - u[i]);
+      K(i - 1, i - 1) += k;
+      K(i, i) += k;
+      K(i - 1, i) -= k;
+      K(i, i - 1) -= k;
+    }
+    return K;
+  }
   // Overlap under each sphere (contact i: wall for i = 0, else spheres i-1 and i).
   Eigen::VectorXd overlaps(const Eigen::VectorXd& z) const {
     Eigen::VectorXd u(n);

@@ -49,6 +49,7 @@ std::vector<Case> allCases() {
       criticalTimestepHertzCase(),
       criticalTimestepRotationCase(),
       columnModesCase(),
+      columnLateralCase(),
       tangentialCycleCase(),
       tangentialObjectivityCase(),
       latticeLoveWeberCase(),

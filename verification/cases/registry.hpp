@@ -53,6 +53,7 @@ Case criticalTimestepDampedCase();
 Case criticalTimestepHertzCase();
 Case criticalTimestepRotationCase();
 Case columnModesCase();
+Case columnLateralCase();
 Case tangentialCycleCase();
 Case tangentialObjectivityCase();
 Case latticeLoveWeberCase();
