@@ -53,6 +53,7 @@ std::vector<Case> allCases() {
       tangentialCycleCase(),
       tangentialObjectivityCase(),
       latticeLoveWeberCase(),
+      latticeShearStressCase(),
       chainWavesCase(),
 #ifdef DEM_VERIFY_HAS_IO
       bitIdentityCase(),  // last: verification/CMakeLists.txt appends it when dem::io is built

@@ -57,6 +57,7 @@ Case columnLateralCase();
 Case tangentialCycleCase();
 Case tangentialObjectivityCase();
 Case latticeLoveWeberCase();
+Case latticeShearStressCase();
 Case chainWavesCase();
 // Only with dem::io (DEM_BUILD_IO).
 Case bitIdentityCase();
