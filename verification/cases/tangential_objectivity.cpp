@@ -25,6 +25,13 @@
 //            Twirl w = (th/dt) n on both spheres: v_r = 0 and the frame turns by psi = 2 atan(th/2)
 //            per step: F_k = R_n(k psi) F_0 exactly; against the bodies' rotation R_n(k th) the force
 //            lags by k (th - psi) = k th^3/12 + O(th^5) (order 2 per revolution).
+//            Slip that starts inside a step: the turning pair (as above, with the spin scaled by
+//            Lbar/L_k so that the shear increment still vanishes) is unloaded along its normal, the
+//            overlap falling linearly from d_0 to 0.2 d_0 over the revolution; the cap mu kn d_k passes
+//            the stuck |F_t0| = 0.3 mu N_0 inside a step (about k = 0.875 K), after which
+//            F_k = R(k th)[-kn d_k n0 + (mu kn d_k/|F_t0|) F_t0]: the force turns with the pair and
+//            stays on the cap. The ledger books the trapezoid (F_trial - F_k)(F_{k-1} + F_k)/(2 ks)
+//            with F_trial = F_{k-1}: summed, the released spring energy (|F_t0|^2 - |F_t,end|^2)/(2 ks).
 // Tolerance: exact predictions: round-off relative to |F_0| (torques to |F_0| R):
 //            eps (4 L/d + 32 k) at step k. The overlap d = 2R - L is a difference of the centre
 //            distance L (from positions rounded to eps L/2): a few eps L, i.e. 4 eps L/d relative to
@@ -33,7 +40,9 @@
 //            on with gain 1 (measured: no growth over 1257 steps). Elastic energy twice that. Twirl
 //            against the bodies' rotation: the
 //            bound k (th - psi) |F_0| (|R(a) F - R(b) F| <= |a - b| |F|), slope 2 +- 0.05.
-//            The ledger: no friction or spring work (exactly 0 while stuck).
+//            The ledger: no friction or spring work (exactly 0 while stuck); in the unloading slip,
+//            64 eps per step relative (each step's slip work is a difference of squares, a few eps
+//            of the spring energy). In the unloading run d_min = 0.2 d_0 enters the 4 eps L/d term.
 #include "cases/registry.hpp"
 #include "solver/laws.hpp"
 #include "solver/scene.hpp"
@@ -140,6 +149,51 @@ ObjErrors turnPair(double dt, Rot rotation, const Vec3& w, Pred predicted, bool 
 
 Mat3 turn(double angle, const Vec3& axis) { return Eigen::AngleAxisd(angle, axis).toRotationMatrix(); }
 
+struct SlipErrors {
+  double force = 0, ledger = 0;
+  long onset = -1;  // first sliding step
+};
+
+// The pair turns about e (normal to n0) by th per step while its overlap d_k falls linearly from
+// d_0 to 0.2 d_0: the Coulomb cap mu kn d_k passes |F_t0| inside some step, then the contact slides.
+// Spin w_k = 2 tan(th/2)/dt Lbar/L_k (Lbar the mean of L_{k-1}, L_k) makes the shear increment
+// vanish (banner), so F_k = R(k th) [-kn d_k n0 + min(1, mu kn d_k/|F_t0|) F_t0].
+SlipErrors unloadingSlip(double dt, const Vec3& e) {
+  PairState p = preShearedPair(dt);
+  const Contact c0 = pairContact(p.s);
+  const double eps = std::numeric_limits<double>::epsilon(), kn = c0.params[0], mu = c0.params[2];
+  const double th = kObjOmega * dt, d0 = 2 * kObjR - p.L;
+  const long steps = std::lround(2 * std::numbers::pi / th);
+  const Vec3 n0 = (p.x0[1] - p.x0[0]).normalized(), ft0 = p.F0 - p.F0.dot(n0) * n0;
+  const auto length = [&](long k) { return p.L + 0.8 * d0 * static_cast<double>(k) / static_cast<double>(steps); };
+  const auto place = [&](long k, std::size_t i) -> Vec3 {
+    return p.c + (i == 0 ? -0.5 : 0.5) * length(k) * (turn(static_cast<double>(k) * th, e) * n0);
+  };
+  const double w0 = p.s.energy.frictionDissipated;
+  SlipErrors r;
+  double ftEnd = ft0.norm();
+  for (long k = 1; k <= steps; ++k) {
+    const double spin = 2 * std::tan(th / 2) / dt * (0.5 * (length(k - 1) + length(k)) / length(k));
+    for (std::size_t i = 0; i < 2; ++i) {
+      p.s.particles.pos[i] = place(k, i);
+      p.s.particles.vel[i] = (place(k, i) - place(k - 1, i)) / dt;
+      p.s.particles.angVel[i] = spin * e;
+    }
+    p.s.step();
+    const double d = 2 * kObjR - length(k), cap = mu * kn * d, scale = std::min(1.0, cap / ft0.norm());
+    if (scale < 1.0 && r.onset < 0) r.onset = k;
+    ftEnd = scale * ft0.norm();
+    const Vec3 predicted = turn(static_cast<double>(k) * th, e) * (-kn * d * n0 + scale * ft0);
+    const double tol = eps * (4.0 * p.L / (0.2 * d0) + 32.0 * static_cast<double>(k));
+    r.force = std::max(r.force, (pairContact(p.s).force - predicted).norm() / p.F0.norm() / tol);
+  }
+  // trapezoidal slip work with no shear increment: (|F_prev|^2 - |F_k|^2)/(2 ks), summed: the
+  // released spring energy (contact_law.hpp slipWork)
+  const double released = (ft0.squaredNorm() - ftEnd * ftEnd) / (2 * p.ks);
+  r.ledger = std::abs(p.s.energy.frictionDissipated - w0 - released) / released;
+  return r;
+}
+
 }  // namespace
 
 Case tangentialObjectivityCase() {
@@ -163,6 +217,10 @@ Case tangentialObjectivityCase() {
        },
        OrderSpec{2.0, 1.95, 2.05}},
       {"ledger_work", [](double) { return 0.0; }, std::nullopt, "J"},
+      {"unloading_slip_force_over_roundoff", one, std::nullopt},
+      {"unloading_slip_ledger_rel",
+       [](double dt) { return 64 * std::numeric_limits<double>::epsilon() * 2 * std::numbers::pi / (kObjOmega * dt); },
+       std::nullopt},
   };
   c.run = [](double dt) {
     RunOutput out;
@@ -198,6 +256,10 @@ Case tangentialObjectivityCase() {
     out.errors["twirl_force_over_roundoff"] = twirl.force;
     out.errors["twirl_lag_vs_bodies"] = lag.raw;
     out.errors["ledger_work"] = std::max({exact.ledger, body.ledger, twirl.ledger});
+    const SlipErrors slip = unloadingSlip(dt, e);
+    if (slip.onset < 0) throw std::logic_error("tangential_objectivity: the unloading pair did not slide");
+    out.errors["unloading_slip_force_over_roundoff"] = slip.force;
+    out.errors["unloading_slip_ledger_rel"] = slip.ledger;
     return out;
   };
   return c;
