@@ -6,9 +6,9 @@
 //            kw = 1.9998e6 N/m at the wall, g = 9.81 m/s^2) with friction angle 0.5 rad and
 //            ks = 0.2 kn (Cundall), rotations blocked: with free rotations the column has N - 1
 //            rolling modes with w^2 < 0 (no rolling resistance; theory 2, 5). Start: at the static
-//            heights and x = 0 (where the shear springs form), v = A w_j phi_j (largest |x| A = 1e-8 m: k_t |s| <= 2e-3
-//            N, far below the smallest Coulomb cap 0.055 N of the top contact), at rest, first-step adjustment; 30
-//            periods of mode j, dt = 0.1/w_4 through dem::Scene.
+//            heights and x = 0 (where the shear springs form) with v = A w_j phi_j (largest |x| A =
+//            1e-8 m: k_t |s| <= 4e-3 N, far below the smallest Coulomb cap 0.056 N of the top
+//            contact), first-step adjustment; 30 periods of mode j, dt = 0.1/w_4 through dem::Scene.
 // Reference: the lateral stiffness K = sum_c k_t b_c b_c^T - sum_sphere contacts (N_c/L_c) b_c b_c^T
 //            (slip s_0 = x_0 at the wall, s_i = x_i - x_{i-1}; reference/spring_column.hpp), modes
 //            K phi = w^2 m phi. The leapfrog turns mode j by th_j = 2 asin(w_j dt/2) per step;

@@ -165,14 +165,16 @@ Case tangentialCycleCase() {
     RunOutput out;
     for (const ContactLaw law : {ContactLaw::Cundall, ContactLaw::HertzMindlin}) {
       const std::string t = law == ContactLaw::Cundall ? "cundall_" : "hertz_mindlin_";
-      Series loop{t + "loop", {"u", "F_t"}, {}, t + "steady cycle, u* = 3 mu N/k, 50 steps per quarter",
+      const std::string lawLabel = law == ContactLaw::Cundall ? "Cundall" : "Hertz-Mindlin";
+      Series loop{t + "loop", {"u", "F_t"}, {}, lawLabel + ": steady cycle, u* = 3 mu N/k, 50 steps per quarter",
                   "u [m]",    "F_t [N]"};
-      Series work{t + "work",
-                  {"A", "W_ledger", "W_closed_form", "W_mindlin_deresiewicz"},
-                  {},
-                  t + "dissipation per cycle / (mu N)^2/k against u*/(mu N/k), 7 steps per quarter (MD ungated)",
-                  "u*/(mu N/k)",
-                  "W k/(mu N)^2"};
+      Series work{
+          t + "work",
+          {"A", "W_ledger", "W_closed_form", "W_mindlin_deresiewicz"},
+          {},
+          lawLabel + ": dissipation per cycle / (mu N)^2/k against u*/(mu N/k), 7 steps per quarter (MD ungated)",
+          "u*/(mu N/k)",
+          "W k/(mu N)^2"};
       const LawErrors e = lawErrors(law, &loop, &work);
       out.errors[t + "ledger_vs_discrete"] = e.discrete;
       out.errors[t + "ledger_vs_closed_form_over_bound"] = e.closed;
