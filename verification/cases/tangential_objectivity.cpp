@@ -2,8 +2,9 @@
 //       a stuck, pre-sheared contact whose two spheres turn rigidly together, about an axis normal
 //       to the contact (rotation) and about the contact normal (twirl); the force and torques must
 //       turn with the pair, and the ledger must see no work.
-// Scenario:  two glass spheres R = 0.01 m, overlap 1e-4 m along n = (2,-1,2)/3, Cundall law
-//            (ks = 0.2 kn, friction angle 0.5 rad), all DOFs blocked. The contact forms, then sphere 2
+// Scenario:  two glass spheres R = 0.01 m (E = 7e10 Pa, nu = 0.25), overlap 1e-4 m along
+//            n = (2,-1,2)/3, friction angle 0.5 rad, all DOFs blocked; both laws: Cundall (ks = 0.2 kn)
+//            and Hertz-Mindlin (k_t = 8 G* a; unprefixed rows are Cundall's). The contact forms, then sphere 2
 //            is driven tangentially for 5 steps to a shear force of 0.3 mu N (the spring is stuck),
 //            then the kinematics are prescribed for one revolution at Omega = 10 rad/s, th = Omega dt
 //            per step, th = 0.04 ... 0.005: before each step the positions are set on the turned
@@ -27,20 +28,24 @@
 //            lags by k (th - psi) = k th^3/12 + O(th^5) (order 2 per revolution).
 //            Slip that starts inside a step: the turning pair (as above, with the spin scaled by
 //            Lbar/L_k so that the shear increment still vanishes) is unloaded along its normal, the
-//            overlap falling linearly from d_0 to 0.2 d_0 over the revolution; the cap mu kn d_k passes
-//            the stuck |F_t0| = 0.3 mu N_0 inside a step (about k = 0.875 K), after which
-//            F_k = R(k th)[-kn d_k n0 + (mu kn d_k/|F_t0|) F_t0]: the force turns with the pair and
-//            stays on the cap. The ledger books the trapezoid (F_trial - F_k)(F_{k-1} + F_k)/(2 ks)
-//            with F_trial = F_{k-1}: summed, the released spring energy (|F_t0|^2 - |F_t,end|^2)/(2 ks).
+//            overlap falling linearly from d_0 to 0.2 d_0 over the revolution; the cap mu N(d_k) passes
+//            the stuck |F_t0| = 0.3 mu N_0 inside a step, after which
+//            F_k = R(k th)[-N(d_k) n0 + (mu N(d_k)/|F_t0|) F_t0] (N = kn d or K d^(3/2)): the force
+//            turns with the pair and stays on the cap. The ledger books the trapezoid
+//            (F_trial - F_k)(F_{k-1} + F_k)/(2 k_t(d_k)) with F_trial = F_{k-1} (no increment), i.e.
+//            (|F_{k-1}|^2 - |F_k|^2)/(2 k_t(d_k)) on each sliding step, summed in the reference.
 // Tolerance: exact predictions: round-off relative to |F_0| (torques to |F_0| R):
-//            eps (4 L/d + 32 k) at step k. The overlap d = 2R - L is a difference of the centre
-//            distance L (from positions rounded to eps L/2): a few eps L, i.e. 4 eps L/d relative to
-//            the normal force, at any step (measured 150 eps, L/d = 199); each step's frame update, a
+//            eps (4 p L/d + 32 k) at step k, p the power of d in the quantity (force: 1 Cundall,
+//            1.5 Hertz; elastic energy: 2, 2.5). The overlap d = 2R - L is a difference of the centre
+//            distance L (from positions rounded to eps L/2): a few eps L, i.e. 4 eps L/d relative,
+//            raised to the power p, at any step (measured 150 eps, L/d = 199); each step's frame update, a
 //            few quaternion products and a normalisation of a few eps each, adds at most 32 eps, carried
-//            on with gain 1 (measured: no growth over 1257 steps). Elastic energy twice that. Twirl
+//            on with gain 1 (measured: no growth over 1257 steps). Twirl
 //            against the bodies' rotation: the
 //            bound k (th - psi) |F_0| (|R(a) F - R(b) F| <= |a - b| |F|), slope 2 +- 0.05.
-//            The ledger: no friction or spring work (exactly 0 while stuck); in the unloading slip,
+//            The ledger: no friction work while stuck (exactly 0: the Coulomb return never acts),
+//            Hertz-Mindlin's spring term (k_t(d) changing at constant F_s) only from the rounding of
+//            d: <= 2 eps L/d of the stored energy per step; in the unloading slip,
 //            64 eps per step relative (each step's slip work is a difference of squares, a few eps
 //            of the spring energy). In the unloading run d_min = 0.2 d_0 enters the 4 eps L/d term.
 #include "cases/registry.hpp"
@@ -66,8 +71,19 @@ struct PairState {
   Scene s;
   Vec3 c, x0[2];  // centre, positions after the pre-shear
   Vec3 F0, T0[2];
-  double E0 = 0, ks = 0, L = 0;
+  double E0 = 0, ks = 0, L = 0;  // ks: the tangential stiffness at the pre-shear's overlap
+  LawValues params{};
+  // Normal force N(d) and tangential stiffness k_t(d) of the law (laws/cundall.hpp, laws/hertz_mindlin.hpp)
+  double normal(double d) const { return s.law == ContactLaw::Cundall ? params[0] * d : params[0] * d * std::sqrt(d); }
+  double tangent(double d) const { return s.law == ContactLaw::Cundall ? params[1] : params[1] * std::sqrt(d); }
+  // Power of the overlap in the normal force (round-off of d enters it that many times)
+  double power() const { return s.law == ContactLaw::Cundall ? 1.0 : 1.5; }
 };
+
+// Round-off bound at step k for a quantity ~ d^power (banner).
+double roundOff(double power, double L, double d, long k) {
+  return std::numeric_limits<double>::epsilon() * (4.0 * power * L / d + 32.0 * static_cast<double>(k));
+}
 
 Contact pairContact(const Scene& s) {
   const std::int64_t i = s.contacts.find(0, 1);
@@ -77,12 +93,13 @@ Contact pairContact(const Scene& s) {
 }
 
 // The pair formed and pre-sheared to 0.3 mu N along a tangent, at rest.
-PairState preShearedPair(double dt) {
+PairState preShearedPair(double dt, ContactLaw law) {
   const Material glass{2500.0, 7e10, 0.2, 0.5, 0.25, 1.0};
   const Vec3 n = Vec3(2, -1, 2) / 3.0, a = n.cross(Vec3::UnitZ()).normalized();
   const double L = 2 * kObjR - kObjOverlap;
   PairState p;
   p.s.materials = {glass};
+  p.s.law = law;
   for (const double side : {-0.5, 0.5}) {
     ParticleSpec q = sphereSpec(side * L * n, kObjR, glass.density);
     q.blocked = dof::all;
@@ -92,7 +109,8 @@ PairState preShearedPair(double dt) {
   p.s.setDamping(0.0);
   p.s.step();  // formation
   const Contact c0 = pairContact(p.s);
-  const double muN = c0.params[2] * std::abs(c0.force.dot(n)), ks = c0.params[1];
+  p.params = c0.params;
+  const double muN = c0.params[2] * std::abs(c0.force.dot(n)), ks = p.tangent(kObjOverlap);
   p.s.particles.vel[1] = (0.3 * muN / ks / 5.0 / dt) * a;
   for (int k = 0; k < 5; ++k) p.s.step();
   p.s.particles.vel[1] = Vec3::Zero();
@@ -106,7 +124,7 @@ PairState preShearedPair(double dt) {
   p.T0[0] = c.torque1;
   p.T0[1] = c.torque2;
   p.E0 = c.elastic;
-  p.ks = ks;
+  p.ks = p.tangent(2 * kObjR - p.L);  // at the overlap after the pre-shear (Hertz-Mindlin: k_t(d))
   return p;
 }
 
@@ -118,9 +136,9 @@ struct ObjErrors {
 // kernel must give at step k, `rotation` also maps the torques (torque prediction only where
 // `torques`). force: max |F_k - predicted| / |F_0| over the round-off bound; raw: without the bound.
 template <class Rot, class Pred>
-ObjErrors turnPair(double dt, Rot rotation, const Vec3& w, Pred predicted, bool torques) {
-  PairState p = preShearedPair(dt);
-  const double eps = std::numeric_limits<double>::epsilon(), f0 = p.F0.norm();
+ObjErrors turnPair(double dt, ContactLaw law, Rot rotation, const Vec3& w, Pred predicted, bool torques) {
+  PairState p = preShearedPair(dt, law);
+  const double f0 = p.F0.norm(), d = 2 * kObjR - p.L;
   const double w0 = p.s.energy.frictionDissipated + p.s.energy.springDissipated;
   const long steps = std::lround(2 * std::numbers::pi / (kObjOmega * dt));
   ObjErrors e;
@@ -133,7 +151,7 @@ ObjErrors turnPair(double dt, Rot rotation, const Vec3& w, Pred predicted, bool 
     }
     p.s.step();
     const Contact c = pairContact(p.s);
-    const double tol = eps * (4.0 * p.L / kObjOverlap + 32.0 * static_cast<double>(k));
+    const double tol = roundOff(p.power(), p.L, d, k);
     const double raw = (c.force - predicted(k, p)).norm() / f0;
     e.raw = std::max(e.raw, raw);
     e.force = std::max(e.force, raw / tol);
@@ -141,9 +159,12 @@ ObjErrors turnPair(double dt, Rot rotation, const Vec3& w, Pred predicted, bool 
       e.torque = std::max(
           e.torque, std::max((c.torque1 - rotation(k) * p.T0[0]).norm(), (c.torque2 - rotation(k) * p.T0[1]).norm()) /
                         (f0 * kObjR) / tol);
-    e.elastic = std::max(e.elastic, std::abs(c.elastic - p.E0) / p.E0 / (2.0 * tol));
+    e.elastic = std::max(e.elastic, std::abs(c.elastic - p.E0) / p.E0 / roundOff(p.power() + 1.0, p.L, d, k));
   }
-  e.ledger = std::abs(p.s.energy.frictionDissipated + p.s.energy.springDissipated - w0);
+  // relative to the stored energy, over its round-off bound: Hertz-Mindlin's spring term
+  // |F_s|^2 (1/k_t,prev - 1/k_t)/2 sees the rounding of d in k_t = k(sqrt d): <= 2 eps L/d of E_0 per step
+  e.ledger = std::abs(p.s.energy.frictionDissipated + p.s.energy.springDissipated - w0) / p.E0 /
+             (2.0 * std::numeric_limits<double>::epsilon() * p.L / d * static_cast<double>(steps));
   return e;
 }
 
@@ -158,10 +179,9 @@ struct SlipErrors {
 // d_0 to 0.2 d_0: the Coulomb cap mu kn d_k passes |F_t0| inside some step, then the contact slides.
 // Spin w_k = 2 tan(th/2)/dt Lbar/L_k (Lbar the mean of L_{k-1}, L_k) makes the shear increment
 // vanish (banner), so F_k = R(k th) [-kn d_k n0 + min(1, mu kn d_k/|F_t0|) F_t0].
-SlipErrors unloadingSlip(double dt, const Vec3& e) {
-  PairState p = preShearedPair(dt);
-  const Contact c0 = pairContact(p.s);
-  const double eps = std::numeric_limits<double>::epsilon(), kn = c0.params[0], mu = c0.params[2];
+SlipErrors unloadingSlip(double dt, const Vec3& e, ContactLaw law) {
+  PairState p = preShearedPair(dt, law);
+  const double mu = p.params[2];
   const double th = kObjOmega * dt, d0 = 2 * kObjR - p.L;
   const long steps = std::lround(2 * std::numbers::pi / th);
   const Vec3 n0 = (p.x0[1] - p.x0[0]).normalized(), ft0 = p.F0 - p.F0.dot(n0) * n0;
@@ -171,7 +191,7 @@ SlipErrors unloadingSlip(double dt, const Vec3& e) {
   };
   const double w0 = p.s.energy.frictionDissipated;
   SlipErrors r;
-  double ftEnd = ft0.norm();
+  double released = 0, ftPrev = ft0.norm();
   for (long k = 1; k <= steps; ++k) {
     const double spin = 2 * std::tan(th / 2) / dt * (0.5 * (length(k - 1) + length(k)) / length(k));
     for (std::size_t i = 0; i < 2; ++i) {
@@ -180,16 +200,16 @@ SlipErrors unloadingSlip(double dt, const Vec3& e) {
       p.s.particles.angVel[i] = spin * e;
     }
     p.s.step();
-    const double d = 2 * kObjR - length(k), cap = mu * kn * d, scale = std::min(1.0, cap / ft0.norm());
+    const double d = 2 * kObjR - length(k), cap = mu * p.normal(d), scale = std::min(1.0, cap / ft0.norm());
     if (scale < 1.0 && r.onset < 0) r.onset = k;
-    ftEnd = scale * ft0.norm();
-    const Vec3 predicted = turn(static_cast<double>(k) * th, e) * (-kn * d * n0 + scale * ft0);
-    const double tol = eps * (4.0 * p.L / (0.2 * d0) + 32.0 * static_cast<double>(k));
+    // trapezoidal slip work with no shear increment (contact_law.hpp slipWork): (|F_prev|^2 - |F_k|^2)/(2 k_t(d_k))
+    const double ft = scale * ft0.norm();
+    if (ft < ftPrev) released += (ftPrev * ftPrev - ft * ft) / (2 * p.tangent(d));
+    ftPrev = ft;
+    const Vec3 predicted = turn(static_cast<double>(k) * th, e) * (-p.normal(d) * n0 + scale * ft0);
+    const double tol = roundOff(p.power(), p.L, 0.2 * d0, k);
     r.force = std::max(r.force, (pairContact(p.s).force - predicted).norm() / p.F0.norm() / tol);
   }
-  // trapezoidal slip work with no shear increment: (|F_prev|^2 - |F_k|^2)/(2 ks), summed: the
-  // released spring energy (contact_law.hpp slipWork)
-  const double released = (ft0.squaredNorm() - ftEnd * ftEnd) / (2 * p.ks);
   r.ledger = std::abs(p.s.energy.frictionDissipated - w0 - released) / released;
   return r;
 }
@@ -204,62 +224,67 @@ Case tangentialObjectivityCase() {
       "production kernel";
   c.dts = {0.004, 0.002, 0.001, 0.0005};  // th = Omega dt = 0.04 ... 0.005
   const auto one = [](double) { return 1.0; };
-  c.quantities = {
-      {"rotation_exact_spin_force_over_roundoff", one, std::nullopt},
-      {"rotation_exact_spin_torque_over_roundoff", one, std::nullopt},
-      {"rotation_exact_spin_elastic_over_roundoff", one, std::nullopt},
-      {"rotation_body_spin_force_over_roundoff", one, std::nullopt},
-      {"twirl_force_over_roundoff", one, std::nullopt},
-      {"twirl_lag_vs_bodies",
-       [](double dt) {
-         const double th = kObjOmega * dt;
-         return static_cast<double>(std::lround(2 * std::numbers::pi / th)) * (th - 2 * std::atan(th / 2));
-       },
-       OrderSpec{2.0, 1.95, 2.05}},
-      {"ledger_work", [](double) { return 0.0; }, std::nullopt, "J"},
-      {"unloading_slip_force_over_roundoff", one, std::nullopt},
-      {"unloading_slip_ledger_rel",
-       [](double dt) { return 64 * std::numeric_limits<double>::epsilon() * 2 * std::numbers::pi / (kObjOmega * dt); },
-       std::nullopt},
+  const auto slipLedgerTol = [](double dt) {
+    return 64 * std::numeric_limits<double>::epsilon() * 2 * std::numbers::pi / (kObjOmega * dt);
   };
+  for (const std::string law : {"", "hertz_mindlin_"}) {
+    for (const char* q : {"rotation_exact_spin_force_over_roundoff", "rotation_exact_spin_torque_over_roundoff",
+                          "rotation_exact_spin_elastic_over_roundoff", "rotation_body_spin_force_over_roundoff",
+                          "twirl_force_over_roundoff", "unloading_slip_force_over_roundoff"})
+      c.quantities.push_back({law + q, one, std::nullopt});
+    c.quantities.push_back({law + "unloading_slip_ledger_rel", slipLedgerTol, std::nullopt});
+    c.quantities.push_back({law + "ledger_work_over_roundoff", one, std::nullopt});
+  }
+  c.quantities.push_back({"twirl_lag_vs_bodies",
+                          [](double dt) {
+                            const double th = kObjOmega * dt;
+                            return static_cast<double>(std::lround(2 * std::numbers::pi / th)) *
+                                   (th - 2 * std::atan(th / 2));
+                          },
+                          OrderSpec{2.0, 1.95, 2.05}});
   c.run = [](double dt) {
     RunOutput out;
     const double th = kObjOmega * dt;
-    // the pair's own normal after the pre-shear; the rotation axis e normal to it
-    const PairState probe = preShearedPair(dt);
-    const Vec3 nt = (probe.x0[1] - probe.x0[0]).normalized(), e = nt.cross(Vec3(1, 2, 3)).normalized();
-    const auto rot = [&](long k) { return turn(static_cast<double>(k) * th, e); };
-    const Vec3 wExact = 2 * std::tan(th / 2) / dt * e, wBody = th / dt * e;
-    const ObjErrors exact = turnPair(
-        dt, rot, wExact, [&](long k, const PairState& p) { return Vec3(rot(k) * p.F0); }, true);
-    const ObjErrors body = turnPair(
-        dt, rot, wBody,
-        [&](long k, const PairState& p) {
-          const Vec3 n0 = (p.x0[1] - p.x0[0]).normalized(), t0 = e.cross(n0);
-          const double delta = p.L * (2 * std::sin(th / 2) - th * std::cos(th / 2));
-          return Vec3(rot(k) * (p.F0 + p.ks * static_cast<double>(k) * delta * t0));
-        },
-        false);
-    // twirl: about the pair's normal, bodies turning by th per step
-    const double psi = 2 * std::atan(th / 2);
-    const ObjErrors twirl = turnPair(
-        dt, [&](long) { return Mat3(Mat3::Identity()); }, th / dt * nt,
-        [&](long k, const PairState& p) { return Vec3(turn(static_cast<double>(k) * psi, nt) * p.F0); }, false);
-    // the twirl's lag against the bodies: |F_k - R_n(k th) F_0|
-    const ObjErrors lag = turnPair(
-        dt, [&](long) { return Mat3(Mat3::Identity()); }, th / dt * nt,
-        [&](long k, const PairState& p) { return Vec3(turn(static_cast<double>(k) * th, nt) * p.F0); }, false);
-    out.errors["rotation_exact_spin_force_over_roundoff"] = exact.force;
-    out.errors["rotation_exact_spin_torque_over_roundoff"] = exact.torque;
-    out.errors["rotation_exact_spin_elastic_over_roundoff"] = exact.elastic;
-    out.errors["rotation_body_spin_force_over_roundoff"] = body.force;
-    out.errors["twirl_force_over_roundoff"] = twirl.force;
-    out.errors["twirl_lag_vs_bodies"] = lag.raw;
-    out.errors["ledger_work"] = std::max({exact.ledger, body.ledger, twirl.ledger});
-    const SlipErrors slip = unloadingSlip(dt, e);
-    if (slip.onset < 0) throw std::logic_error("tangential_objectivity: the unloading pair did not slide");
-    out.errors["unloading_slip_force_over_roundoff"] = slip.force;
-    out.errors["unloading_slip_ledger_rel"] = slip.ledger;
+    for (const ContactLaw law : {ContactLaw::Cundall, ContactLaw::HertzMindlin}) {
+      const std::string t = law == ContactLaw::Cundall ? "" : "hertz_mindlin_";
+      // the pair's own normal after the pre-shear; the rotation axis e normal to it
+      const PairState probe = preShearedPair(dt, law);
+      const Vec3 nt = (probe.x0[1] - probe.x0[0]).normalized(), e = nt.cross(Vec3(1, 2, 3)).normalized();
+      const auto rot = [&](long k) { return turn(static_cast<double>(k) * th, e); };
+      const auto still = [](long) { return Mat3(Mat3::Identity()); };
+      const Vec3 wExact = 2 * std::tan(th / 2) / dt * e, wBody = th / dt * e;
+      const ObjErrors exact = turnPair(
+          dt, law, rot, wExact, [&](long k, const PairState& p) { return Vec3(rot(k) * p.F0); }, true);
+      const ObjErrors body = turnPair(
+          dt, law, rot, wBody,
+          [&](long k, const PairState& p) {
+            const Vec3 n0 = (p.x0[1] - p.x0[0]).normalized(), t0 = e.cross(n0);
+            const double delta = p.L * (2 * std::sin(th / 2) - th * std::cos(th / 2));
+            return Vec3(rot(k) * (p.F0 + p.ks * static_cast<double>(k) * delta * t0));
+          },
+          false);
+      // twirl: about the pair's normal, bodies turning by th per step
+      const double psi = 2 * std::atan(th / 2);
+      const ObjErrors twirl = turnPair(
+          dt, law, still, th / dt * nt,
+          [&](long k, const PairState& p) { return Vec3(turn(static_cast<double>(k) * psi, nt) * p.F0); }, false);
+      const SlipErrors slip = unloadingSlip(dt, e, law);
+      if (slip.onset < 0) throw std::logic_error("tangential_objectivity: the unloading pair did not slide");
+      out.errors[t + "rotation_exact_spin_force_over_roundoff"] = exact.force;
+      out.errors[t + "rotation_exact_spin_torque_over_roundoff"] = exact.torque;
+      out.errors[t + "rotation_exact_spin_elastic_over_roundoff"] = exact.elastic;
+      out.errors[t + "rotation_body_spin_force_over_roundoff"] = body.force;
+      out.errors[t + "twirl_force_over_roundoff"] = twirl.force;
+      out.errors[t + "ledger_work_over_roundoff"] = std::max({exact.ledger, body.ledger, twirl.ledger});
+      out.errors[t + "unloading_slip_force_over_roundoff"] = slip.force;
+      out.errors[t + "unloading_slip_ledger_rel"] = slip.ledger;
+      if (law == ContactLaw::Cundall) {  // the twirl's lag against the bodies: |F_k - R_n(k th) F_0|
+        const ObjErrors lag = turnPair(
+            dt, law, still, th / dt * nt,
+            [&](long k, const PairState& p) { return Vec3(turn(static_cast<double>(k) * th, nt) * p.F0); }, false);
+        out.errors["twirl_lag_vs_bodies"] = lag.raw;
+      }
+    }
     return out;
   };
   return c;
