@@ -3,12 +3,12 @@
 //       same bits as the run without the stop. These are the unit suites thread_determinism and
 //       checkpoint_restart as rows of the report.
 // Scenario:  threads: a stirred frictional pour (depositionScene, 2500 spheres r = 0.01 m + 5 walls,
-//            friction angle 0.4, damping 0.2, velocities up to 0.5 m/s), 150 steps of dem::Scene with
+//            friction angle 0.4, damping 0.2, velocities up to 0.5 m/s), 100 steps of dem::Scene with
 //            each thread count, Cundall law and Hertz-Mindlin with dashpots (e = 0.5). There are more
 //            than kParallelThreshold particles and potential contacts, so the particle and contact
 //            loops run in parallel (checked). Checkpoint: a 200-sphere frictional pour with both laws,
-//            2000 steps straight against 1000 steps, io::checkpointBytes, io::sceneFromCheckpointBytes
-//            into a new Scene, and 1000 more.
+//            1000 steps straight against 500 steps, io::checkpointBytes, io::sceneFromCheckpointBytes
+//            into a new Scene, and 500 more.
 // Reference: the run with one thread, and the run without the stop.
 // Tolerance: 0. The error is the number of bytes that differ between the two final states, each
 //            written as a checkpoint image (every particle array, the contacts with their history,
@@ -89,10 +89,10 @@ Case bitIdentityCase() {
     RunOutput out;
     for (const ContactLaw law : {ContactLaw::Cundall, ContactLaw::HertzMindlin}) {
       const std::string t = law == ContactLaw::Cundall ? "cundall_" : "hertz_mindlin_";
-      const std::string one = runWithThreads(law, 1, 150);
-      out.errors[t + "threads_2_vs_1_bytes"] = differingBytes(runWithThreads(law, 2, 150), one);
-      out.errors[t + "threads_3_vs_1_bytes"] = differingBytes(runWithThreads(law, 3, 150), one);
-      out.errors[t + "checkpoint_round_trip_bytes"] = checkpointRoundTrip(law, 1000);
+      const std::string one = runWithThreads(law, 1, 100);
+      out.errors[t + "threads_2_vs_1_bytes"] = differingBytes(runWithThreads(law, 2, 100), one);
+      out.errors[t + "threads_3_vs_1_bytes"] = differingBytes(runWithThreads(law, 3, 100), one);
+      out.errors[t + "checkpoint_round_trip_bytes"] = checkpointRoundTrip(law, 500);
     }
     return out;
   };

@@ -7,8 +7,9 @@
 //            rest, then one steady cycle +u* -> -u* -> +u* (2m steps each way). Laws: Cundall
 //            (k = ks = 0.2 kn) and Hertz-Mindlin (at constant d, k = k_t = 8 G* a is constant, so the
 //            incremental spring is the linear one with k = 8 G* a: theory 2, 4). Amplitudes
-//            u* = A mu N/k, A = 1.5, 3, 10, and m = 5, 6, 7, 50, 1000 steps per quarter (A = 3, m = 6
-//            and A = 10, m = 5 put the stick-slip transitions on step ends); A = 0.5 below the cap.
+//            u* = A mu N/k, A = 1.5, 3, 10, and m = 5, 6, 7, 50 steps per quarter, 1000 at A = 3
+//            (A = 3, m = 6 and A = 10, m = 5 put the stick-slip transitions on step ends); A = 0.5
+//            below the cap.
 // Reference: the parallelogram (theory 2, 4): F = mu N after the virgin loading, then F falls with
 //            slope k after each reversal until -mu N; the dissipation per steady cycle is
 //              W = 4 mu N (u* - mu N/k)          (mu N x the total slip; 0 for u* <= mu N/k).
@@ -125,6 +126,7 @@ LawErrors lawErrors(ContactLaw law, Series* loop, Series* work) {
   LawErrors e;
   for (const double A : {1.5, 3.0, 10.0})
     for (const int m : {5, 6, 7, 50, 1000}) {
+      if (m == 1000 && A != 3.0) continue;  // many small steps: one amplitude is enough
       CycleResult r = runCycle(law, A, m);
       e.discrete = std::max(e.discrete, std::abs(r.booked - r.discrete) / r.closedForm);
       e.closed = std::max(e.closed, std::abs(r.booked - r.closedForm) / r.bound);
