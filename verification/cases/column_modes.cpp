@@ -6,7 +6,7 @@
 //            laws/cundall.hpp), frictionless, g = 9.81 m/s^2, through dem::Scene. Two releases: every
 //            overlap 1.3x and 0.5x its static value (sum_j |c_ij| < u_static,i holds for both, checked:
 //            the contacts stay closed, and a contact that opens would stop the case). End time
-//            T = 5 ms (8 periods of the slowest mode); levels w_max dt = 0.096 ... 0.012.
+//            T = 5 ms (3 periods of the slowest mode, 15 of the fastest); levels w_max dt = 0.096 ... 0.012.
 // Reference: the modal solution (reference/spring_column.hpp, theory 2, 5): w_j from K phi = w^2 m phi
 //            (3813, 10858, 16250, 19169 rad/s); from rest with the first-step adjustment the leapfrog
 //            is exact per mode, z_n = z_s + sum_j phi_j q_j cos(n th_j), sin(th_j/2) = w_j dt/2, and
