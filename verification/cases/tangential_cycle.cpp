@@ -22,7 +22,11 @@
 //            Theory 2, 4 states the ledger equals W to round-off; that holds only when the
 //            transitions fall on step ends (a b = 0): the code books the trapezoid, the theory assumed
 //            mu N x slip. The difference k a b <= k du^2/4 per cycle vanishes as O(du^2).
-// Tolerance: ledger against W - k a b, and against W where the transitions fall on step ends:
+//            The loop area, sum over the steady cycle of (F_{k-1} + F_k)/2 du (the trapezoidal work
+//            put in), equals what the ledger books: on each step it is the change of F^2/(2k) plus
+//            the booked slip work (du = (F_trial - F_{k-1})/k), and F^2/(2k) is back where it was.
+// Tolerance: loop area against the ledger: round-off, 1e-12 relative to W; ledger against
+//            W - k a b, and against W where the transitions fall on step ends:
 //            round-off, 1e-12 relative (theory 2, 4's CI figure; the increments carry m eps);
 //            against W otherwise: the bound k du^2/4 (reported as error / bound);
 //            the force at every step against the parallelogram: 1e-12 mu N; below the cap the
@@ -83,6 +87,7 @@ double loopForce(const ShearContact& c, double uStar, double u, double dir) {
 
 struct CycleResult {
   double booked = 0, closedForm = 0, discrete = 0, bound = 0, forceErr = 0;
+  double area = 0;                        // loop area: trapezoid sum of F du over the steady cycle
   std::vector<std::vector<double>> loop;  // u, F
 };
 
@@ -94,18 +99,22 @@ CycleResult runCycle(ContactLaw law, double A, int m) {
   const double uStar = A * c.muN / c.k, du = uStar / m, v = du / kCycleDt;
   const auto tangential = [&] { return -s.contacts.get(static_cast<std::size_t>(s.contacts.find(1, 0))).force.x(); };
   CycleResult r;
-  double u = 0;
+  double u = 0, fPrev = 0;
   const auto move = [&](double dir, int steps, bool measure) {
     s.particles.vel[1] = Vec3(dir * v, 0, 0);
     for (int j = 0; j < steps; ++j) {
       s.step();
       u += dir * du;
       if (!measure) continue;
-      r.forceErr = std::max(r.forceErr, std::abs(tangential() - loopForce(c, uStar, u, dir)) / c.muN);
-      r.loop.push_back({u, tangential()});
+      const double f = tangential();
+      r.forceErr = std::max(r.forceErr, std::abs(f - loopForce(c, uStar, u, dir)) / c.muN);
+      r.area += 0.5 * (fPrev + f) * dir * du;
+      fPrev = f;
+      r.loop.push_back({u, f});
     }
   };
   move(1.0, m, false);
+  fPrev = tangential();
   const double w0 = s.energy.frictionDissipated;
   move(-1.0, 2 * m, true);
   move(1.0, 2 * m, true);
@@ -119,7 +128,7 @@ CycleResult runCycle(ContactLaw law, double A, int m) {
 }
 
 struct LawErrors {
-  double discrete = 0, closed = 0, aligned = 0, force = 0, belowCap = 0;
+  double discrete = 0, closed = 0, aligned = 0, force = 0, belowCap = 0, area = 0;
 };
 
 LawErrors lawErrors(ContactLaw law, Series* loop, Series* work) {
@@ -129,6 +138,7 @@ LawErrors lawErrors(ContactLaw law, Series* loop, Series* work) {
       if (m == 1000 && A != 3.0) continue;  // many small steps: one amplitude is enough
       CycleResult r = runCycle(law, A, m);
       e.discrete = std::max(e.discrete, std::abs(r.booked - r.discrete) / r.closedForm);
+      e.area = std::max(e.area, std::abs(r.area - r.booked) / r.closedForm);
       e.closed = std::max(e.closed, std::abs(r.booked - r.closedForm) / r.bound);
       e.force = std::max(e.force, r.forceErr);
       if ((A == 3.0 && m == 6) || (A == 10.0 && m == 5))  // transitions on step ends
@@ -159,6 +169,7 @@ Case tangentialCycleCase() {
   for (const std::string law : {"cundall_", "hertz_mindlin_"}) {
     c.quantities.push_back({law + "ledger_vs_discrete", [](double) { return 1e-12; }, std::nullopt});
     c.quantities.push_back({law + "ledger_vs_closed_form_over_bound", [](double) { return 1.0; }, std::nullopt});
+    c.quantities.push_back({law + "loop_area_vs_ledger", [](double) { return 1e-12; }, std::nullopt});
     c.quantities.push_back({law + "ledger_vs_closed_form_aligned", [](double) { return 1e-12; }, std::nullopt});
     c.quantities.push_back({law + "loop_force", [](double) { return 1e-12; }, std::nullopt});
     c.quantities.push_back({law + "below_cap_dissipation", [](double) { return 0.0; }, std::nullopt, "J"});
@@ -180,6 +191,7 @@ Case tangentialCycleCase() {
       const LawErrors e = lawErrors(law, &loop, &work);
       out.errors[t + "ledger_vs_discrete"] = e.discrete;
       out.errors[t + "ledger_vs_closed_form_over_bound"] = e.closed;
+      out.errors[t + "loop_area_vs_ledger"] = e.area;
       out.errors[t + "ledger_vs_closed_form_aligned"] = e.aligned;
       out.errors[t + "loop_force"] = e.force;
       out.errors[t + "below_cap_dissipation"] = e.belowCap;
