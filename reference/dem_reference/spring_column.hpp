@@ -7,17 +7,14 @@
 // off-diagonal -ks), and both the continuum and the leapfrog's solution are sums of modes:
 //   continuum  z(t) = z_s + sum_j phi_j q_j cos(w_j t)
 //   leapfrog   z_n  = z_s + sum_j phi_j q_j cos(n th_j),  sin(th_j/2) = w_j dt/2
-// (released from rest with the first-step adjustment, theory 2, 2.1 and 5). Also the piecewise law
-// (contacts may open) by Boost.Odeint. Header-only; depends on nothing of the solver.
+// (released from rest with the first-step adjustment, theory 2, 2.1 and 5). Header-only; depends on
+// nothing of the solver.
 
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
-#include <boost/numeric/odeint.hpp>
 
-#include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <vector>
 
 namespace dem::ref {
 
@@ -138,44 +135,5 @@ struct ColumnModes {
     return b;
   }
 };
-
-// The piecewise-linear column (a contact pushes only while its overlap is positive) by Boost.Odeint,
-// controlled Dormand-Prince 5, from rest at z0; returns z at t = k dt, k = 0..steps. It integrates the
-// displacements w = z - touching() (the overlaps are their differences, free of the heights'
-// round-off) with relative tolerance tol and absolute tolerance tol x the largest static overlap.
-inline std::vector<Eigen::VectorXd> odeintColumn(const SpringColumn& c, const Eigen::VectorXd& z0, double dt,
-                                                 long steps, double tol = 1e-12) {
-  namespace odeint = boost::numeric::odeint;
-  using State = std::vector<double>;
-  const std::size_t n = static_cast<std::size_t>(c.n);
-  const auto ix = [](std::size_t i) { return static_cast<Eigen::Index>(i); };
-  const auto rhs = [&](const State& s, State& ds, double) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const double u = -(s[i] - (i == 0 ? 0.0 : s[i - 1]));  // overlap under sphere i
-      const double uAbove = i + 1 < n ? -(s[i + 1] - s[i]) : 0.0;
-      const double below = std::max(0.0, u) * (i == 0 ? c.kw : c.ks), above = std::max(0.0, uAbove) * c.ks;
-      ds[i] = s[n + i];
-      ds[n + i] = (below - above) / c.m - c.g;  // m z'' = F_below - F_above - m g
-    }
-  };
-  const Eigen::VectorXd z00 = c.touching();
-  State s(2 * n, 0.0);
-  for (std::size_t i = 0; i < n; ++i) s[i] = z0[ix(i)] - z00[ix(i)];
-  std::vector<Eigen::VectorXd> out;
-  out.reserve(static_cast<std::size_t>(steps) + 1);
-  const auto keep = [&](const State& x) {
-    Eigen::VectorXd z(c.n);
-    for (std::size_t i = 0; i < n; ++i) z[ix(i)] = z00[ix(i)] + x[i];
-    out.push_back(z);
-  };
-  keep(s);
-  auto stepper = odeint::make_controlled(tol * c.staticOverlaps().maxCoeff(), tol, odeint::runge_kutta_dopri5<State>());
-  for (long k = 0; k < steps; ++k) {
-    const double t0 = static_cast<double>(k) * dt, t1 = static_cast<double>(k + 1) * dt;
-    odeint::integrate_adaptive(stepper, rhs, s, t0, t1, dt / 4);
-    keep(s);
-  }
-  return out;
-}
 
 }  // namespace dem::ref
