@@ -103,9 +103,10 @@ Case chainWavesCase() {
   };
   c.run = [p](double dt) {
     RunOutput out;
-    Series disp{"dispersion", {"ka", "w_measured_over_wmax", "w_continuum_over_wmax"},
-                {},           "dispersion at this dt",
-                "k a",        "w / w_max"};
+    Series disp{
+        "dispersion", {"ka", "w_measured_over_wmax", "w_continuum_over_wmax"},
+        {},           "dispersion: measured th/dt against the continuum w, at w_max dt = 0.4 (the series level)",
+        "k a",        "w / w_max"};
     double discrete = 0, cont = 0, zone = 0;
     for (int j = 1; j <= kChN / 2; ++j) {
       const double w = p.omega(j), x = w * dt, th = measuredTheta(p, j, dt), thRef = 2 * std::asin(x / 2);
