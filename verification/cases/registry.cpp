@@ -48,6 +48,16 @@ std::vector<Case> allCases() {
       criticalTimestepDampedCase(),
       criticalTimestepHertzCase(),
       criticalTimestepRotationCase(),
+      columnModesCase(),
+      columnLateralCase(),
+      tangentialCycleCase(),
+      tangentialObjectivityCase(),
+      latticeLoveWeberCase(),
+      latticeShearStressCase(),
+      chainWavesCase(),
+#ifdef DEM_VERIFY_HAS_IO
+      bitIdentityCase(),  // last: verification/CMakeLists.txt appends it when dem::io is built
+#endif
   };
 }
 

@@ -52,6 +52,15 @@ Case obliqueHertzMindlinCase();
 Case criticalTimestepDampedCase();
 Case criticalTimestepHertzCase();
 Case criticalTimestepRotationCase();
+Case columnModesCase();
+Case columnLateralCase();
+Case tangentialCycleCase();
+Case tangentialObjectivityCase();
+Case latticeLoveWeberCase();
+Case latticeShearStressCase();
+Case chainWavesCase();
+// Only with dem::io (DEM_BUILD_IO).
+Case bitIdentityCase();
 
 std::vector<Case> allCases();
 
