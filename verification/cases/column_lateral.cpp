@@ -20,11 +20,8 @@
 //            geometric term to round-off (with rotations blocked the arm and material-point
 //            conventions do not enter). Every contact stays real and stuck: the ledger books
 //            0 J of friction (exactly: the Coulomb return never acts).
+#include "cases/column_scene.hpp"
 #include "cases/registry.hpp"
-#include "solver/laws.hpp"
-#include "solver/scene.hpp"
-
-#include <dem_reference/spring_column.hpp>
 
 #include <Eigen/Eigenvalues>
 
@@ -41,15 +38,10 @@ namespace {
 
 struct LateralColumn {
   Material sphere{2500.0, 1e8, 0.2, 0.5}, wall{2500.0, 1e12, 0.2, 0.5};
-  ref::SpringColumn col;
+  ref::SpringColumn col = cundallColumn(sphere, wall);
   Eigen::VectorXd omega;
   Eigen::MatrixXd phi;  // mass-normalised lateral modes
   LateralColumn() {
-    col.n = 4;
-    col.R = 0.01;
-    col.m = sphereMass(col.R, sphere.density);
-    col.kw = Cundall::normalStiffness(sphere, col.R, wall, 0.0, true);
-    col.ks = Cundall::normalStiffness(sphere, col.R, sphere, col.R, false);
     // ks = ksRatio kn for equal ksRatio (the mixing rule of kn applied to ksRatio K_i, laws/cundall.hpp)
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(col.lateralStiffness(0.2 * col.kw, 0.2 * col.ks) / col.m);
     omega = es.eigenvalues().cwiseSqrt();
@@ -64,18 +56,7 @@ double lateralTheta(const LateralColumn& c, Eigen::Index j) {
   // (the shear springs start at the formation: the mode is started by its velocity, x(0) = 0)
   const Eigen::VectorXd zs = c.col.heights(c.col.staticOverlaps()),
                         v0 = 1e-8 * c.omega[j] * c.phi.col(j) / c.phi.col(j).cwiseAbs().maxCoeff();
-  Scene s;
-  s.materials = {c.sphere, c.wall};
-  s.particles.addWall(Vec3::Zero(), Vec3::UnitZ(), 1);
-  for (Eigen::Index i = 0; i < c.col.size(); ++i) {
-    ParticleSpec p = sphereSpec(Vec3(0, 0, zs[i]), c.col.R, c.sphere.density);
-    p.vel = Vec3(v0[i], 0, 0);
-    p.blocked = dof::rotation;
-    s.particles.add(p);
-  }
-  s.gravity = Vec3(0, 0, -c.col.g);
-  s.setDt(c.dt());
-  s.setDamping(0.0);
+  Scene s = columnScene(c.sphere, c.wall, c.col, zs, v0, dof::rotation, c.dt());
   const auto project = [&] {
     double q = 0;
     for (Eigen::Index i = 0; i < c.col.size(); ++i)

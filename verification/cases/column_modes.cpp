@@ -19,11 +19,8 @@
 //            + 4 eps max|z|) (an overlap is a difference of two heights). Against the continuum:
 //            the bound sum_j max_i |phi_ij q_j| |th_j/dt - w_j| T (|cos a - cos b| <= |a - b|),
 //            slope 2 +- 0.05 (theory 2, 5: slope 2.000).
+#include "cases/column_scene.hpp"
 #include "cases/registry.hpp"
-#include "solver/laws.hpp"
-#include "solver/scene.hpp"
-
-#include <dem_reference/spring_column.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -39,31 +36,10 @@ constexpr double kColumnEnd = 5e-3;
 
 struct ColumnSetup {
   Material sphere{2500.0, 1e8, 0.2, 0.0}, wall{2500.0, 1e12, 0.2, 0.0};
-  ref::SpringColumn col;
-  ColumnSetup() {
-    col.n = 4;
-    col.R = 0.01;
-    col.m = sphereMass(col.R, sphere.density);
-    col.kw = Cundall::normalStiffness(sphere, col.R, wall, 0.0, true);
-    col.ks = Cundall::normalStiffness(sphere, col.R, sphere, col.R, false);
-  }
+  ref::SpringColumn col = cundallColumn(sphere, wall);
   // Heights with every overlap `factor` times its static value.
   Eigen::VectorXd release(double factor) const { return col.heights(factor * col.staticOverlaps()); }
 };
-
-// The column as a scene: wall (id 0), spheres 1..N at heights z0, at rest.
-Scene columnScene(const ColumnSetup& c, const Eigen::VectorXd& z0, double dt) {
-  Scene s;
-  s.materials = {c.sphere, c.wall};
-  s.law = ContactLaw::Cundall;
-  s.particles.addWall(Vec3::Zero(), Vec3::UnitZ(), 1);
-  for (Eigen::Index i = 0; i < c.col.size(); ++i)
-    s.particles.add(sphereSpec(Vec3(0, 0, z0[i]), c.col.R, c.sphere.density));
-  s.gravity = Vec3(0, 0, -c.col.g);
-  s.setDt(dt);
-  s.setDamping(0.0);
-  return s;
-}
 
 // The push of contact i (under sphere i) on the body above it; throws if the contact is not real.
 double contactPush(const Scene& s, Eigen::Index i) {
@@ -83,7 +59,7 @@ ColumnErrors runColumn(const ColumnSetup& c, double factor, double dt, Series* s
   const Eigen::VectorXd z0 = c.release(factor);
   const ref::ColumnModes modes(c.col, z0);
   if (!modes.staysClosed()) throw std::logic_error("column_modes: this release may open a contact");
-  Scene s = columnScene(c, z0, dt);
+  Scene s = columnScene(c.sphere, c.wall, c.col, z0, Eigen::VectorXd::Zero(c.col.size()), 0, dt);
   const long steps = std::lround(kColumnEnd / dt);
   const Eigen::Index n = c.col.size();
   ColumnErrors e;
