@@ -87,14 +87,15 @@ struct LaneOutputs {
 };
 
 // The columns of kLanes consecutive contacts from k0 (a multiple of kLanes: aligned vector loads),
-// at fixed offsets from one pointer (ContactStore::batch). Passed by value, so that the pointer
-// stays in a register across the stores.
+// column c at c * stride from one pointer (ContactStore::batch). Passed by value, so that the
+// pointer and the stride stay in registers across the stores (no reload after each masked store).
 struct ColumnBatch {
-  double* base;  // ContactStore::batch(k0)
-  Lanes load(std::size_t c) const { return Lanes(base + c * kColumnPad, stdx::vector_aligned); }
+  double* base;        // ContactStore::batch(k0)
+  std::size_t stride;  // ContactStore::stride()
+  Lanes load(std::size_t c) const { return Lanes(base + c * stride, stdx::vector_aligned); }
   V3<Lanes> v3(std::size_t c) const { return {load(c), load(c + 1), load(c + 2)}; }
   void store(std::size_t c, const LaneMask& m, const Lanes& x) const {
-    where(m, x).copy_to(base + c * kColumnPad, stdx::vector_aligned);
+    where(m, x).copy_to(base + c * stride, stdx::vector_aligned);
   }
   void store(std::size_t c, const LaneMask& m, const V3<Lanes>& x) const {
     store(c, m, x.x);
@@ -322,7 +323,7 @@ ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, std::size
   for (std::size_t k = begin, s = 0; k < end; k += kLanes, s ^= 1) {
     LaneOutputs out;
     const bool ran = any;
-    if (ran) kernelBatch<Law, Dashpots>(in[s], ColumnBatch{cs.batch(k)}, dt, out);
+    if (ran) kernelBatch<Law, Dashpots>(in[s], ColumnBatch{cs.batch(k), cs.stride()}, dt, out);
     // The bodies of the contacts kPrefetchAhead ahead into cache (their ids are in order in the
     // columns, the bodies anywhere in memory).
     for (std::size_t a = k + kPrefetchAhead; a < std::min(end, k + kPrefetchAhead + kLanes); ++a)

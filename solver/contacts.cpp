@@ -23,7 +23,6 @@ struct DefaultColumns {
 const DefaultColumns kDefault;
 
 std::size_t padded(std::size_t n) { return (n + kColumnPad - 1) / kColumnPad * kColumnPad; }
-std::size_t blocks(std::size_t n) { return (n + kColumnPad - 1) / kColumnPad; }
 
 }  // namespace
 
@@ -109,8 +108,8 @@ void ContactStore::set(std::size_t k, const Contact& c) {
 
 void ContactStore::reserve(std::size_t n) {
   const std::size_t cap = padded(n);
-  if (blocks(cap) * kBlockDoubles <= data_.capacity()) return;
-  data_.reserve(blocks(cap) * kBlockDoubles);
+  if (cap <= stride_) return;
+  restride(cap);
   id1_.reserve(cap);
   id2_.reserve(cap);
   type_.reserve(cap);
@@ -119,12 +118,26 @@ void ContactStore::reserve(std::size_t n) {
   index_.reserve(n);
 }
 
+// The columns moved to a buffer of `stride` entries each (the entries past the old stride hold the
+// default).
+void ContactStore::restride(std::size_t stride) {
+  Column next(col::count * stride);
+  const std::size_t kept = std::min(stride_, stride);
+  for (std::size_t c = 0; c < col::count; ++c) {
+    const auto from = data_.begin() + static_cast<std::ptrdiff_t>(c * stride_);
+    const auto to = next.begin() + static_cast<std::ptrdiff_t>(c * stride);
+    std::copy(from, from + static_cast<std::ptrdiff_t>(kept), to);
+    std::fill(to + static_cast<std::ptrdiff_t>(kept), to + static_cast<std::ptrdiff_t>(stride), kDefault.v[c]);
+  }
+  data_.swap(next);
+  stride_ = stride;
+}
+
 void ContactStore::resizeColumns(std::size_t n) {
-  const std::size_t cap = padded(n), capacity = data_.capacity() / kBlockDoubles * kColumnPad;
+  const std::size_t cap = padded(n);
   // Growth by a quarter, not std::vector's doubling: the columns are most of a scene's memory.
-  if (cap > capacity) reserve(std::max(cap, capacity + capacity / 4));
+  if (cap > stride_) reserve(std::max(cap, stride_ + stride_ / 4));
   // entries from n on (dropped or padding) hold the default
-  data_.resize(blocks(cap) * kBlockDoubles);
   for (std::size_t k = n; k < cap; ++k)
     for (std::size_t c = 0; c < col::count; ++c) at(c, k) = kDefault.v[c];
   id1_.resize(n);
@@ -236,7 +249,7 @@ void ContactStore::assertInvariants(const Particles& p) const {
     DEM_ASSERT(id1_.size() == size_ && id2_.size() == size_ && type_.size() == size_ && real_.size() == size_ &&
                    cellDist_.size() == size_,
                "every per-contact array holds size() entries");
-    DEM_ASSERT(data_.size() == blocks(size_) * kBlockDoubles, "columns padded to whole blocks");
+    DEM_ASSERT(data_.size() == col::count * stride_ && stride_ >= size_ && stride_ % kColumnPad == 0, "columns padded");
     if (adjacencyValid_) {
       DEM_ASSERT(adjOffset_.size() == adjParticles_ + 1 && adjEntry_.size() == 2 * size_, "adjacency sizes");
       for (std::size_t i = 0; i < adjParticles_; ++i)

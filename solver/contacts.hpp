@@ -7,10 +7,9 @@
 // collider); `real` marks those whose bodies overlap now. A potential contact that is not real has
 // no force and no history. One contact is read and written as a `Contact` value (get, set, add;
 // records() iterates over them); the contact loop reads and writes the columns of kLanes consecutive
-// contacts with one vector load or store each (ContactStore::batch). The doubles lie in blocks of
-// kColumnPad contacts, 64-byte aligned: a block holds the kColumnPad entries of each column in
-// turn, so a batch reads every column at a fixed offset from one pointer; entries past size() hold
-// a default Contact.
+// contacts with one vector load or store each (ContactStore::batch). The columns of doubles lie in
+// one 64-byte aligned buffer, each `stride` entries long (a multiple of kColumnPad), so a batch
+// reads column c at c * stride from one pointer; entries past size() hold a default Contact.
 
 #include "assert.hpp"
 #include "contact_law.hpp"
@@ -194,8 +193,6 @@ class PairIndex {
 class ContactStore {
  public:
   using Column = std::vector<double, CacheLineAllocator<double>>;
-  // Doubles per block of kColumnPad contacts.
-  static constexpr std::size_t kBlockDoubles = col::count * kColumnPad;
 
   std::size_t size() const { return size_; }
   // Contact k as a value, and its replacement (the pair must stay the same: ids are not re-indexed).
@@ -239,8 +236,9 @@ class ContactStore {
   double& at(std::size_t c, std::size_t k) { return data_[offset(c, k)]; }
   double at(std::size_t c, std::size_t k) const { return data_[offset(c, k)]; }
   // The batch of contacts from k0 (a multiple of kLanes) for the contact loop: column c of contact
-  // k0 + j at batch(k0) + c * kColumnPad + j (j < kLanes).
-  double* batch(std::size_t k0) { return data_.data() + offset(0, k0); }
+  // k0 + j at batch(k0) + c * stride() + j (j < kLanes).
+  double* batch(std::size_t k0) { return data_.data() + k0; }
+  std::size_t stride() const { return stride_; }
   // The ids, types, `real` flags and cell distances.
   const std::uint32_t* id1Data() const { return id1_.data(); }
   const std::uint32_t* id2Data() const { return id2_.data(); }
@@ -376,11 +374,11 @@ class ContactStore {
   void assertInvariants(const Particles& p) const;
 
  private:
-  static std::size_t offset(std::size_t c, std::size_t k) {
-    return (k / kColumnPad) * kBlockDoubles + c * kColumnPad + k % kColumnPad;
-  }
+  std::size_t offset(std::size_t c, std::size_t k) const { return c * stride_ + k; }
   std::size_t size_ = 0;
-  Column data_;  // the doubles, in blocks of kColumnPad contacts
+  Column data_;             // the columns of doubles, each stride_ entries
+  std::size_t stride_ = 0;  // room for this many contacts (a multiple of kColumnPad)
+  void restride(std::size_t stride);
   std::vector<std::uint32_t> id1_, id2_;
   std::vector<ContactType> type_;
   std::vector<std::uint8_t> real_;
