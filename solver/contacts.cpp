@@ -137,8 +137,8 @@ void ContactStore::resizeColumns(std::size_t n) {
   const std::size_t cap = padded(n);
   // Growth by a quarter, not std::vector's doubling: the columns are most of a scene's memory.
   if (cap > stride_) reserve(std::max(cap, stride_ + stride_ / 4));
-  // entries from n on (dropped or padding) hold the default
-  for (std::size_t k = n; k < cap; ++k)
+  // entries from size() on always hold the default (restride fills them): only dropped ones are reset
+  for (std::size_t k = n; k < size_; ++k)
     for (std::size_t c = 0; c < col::count; ++c) at(c, k) = kDefault.v[c];
   id1_.resize(n);
   id2_.resize(n);
@@ -250,6 +250,10 @@ void ContactStore::assertInvariants(const Particles& p) const {
                    cellDist_.size() == size_,
                "every per-contact array holds size() entries");
     DEM_ASSERT(data_.size() == col::count * stride_ && stride_ >= size_ && stride_ % kColumnPad == 0, "columns padded");
+    for (std::size_t k = size_; k < padded(size_); ++k)
+      for (std::size_t c = 0; c < col::count; ++c)
+        DEM_ASSERT(at(c, k) == kDefault.v[c],
+                   "the entries past size() hold a default Contact (the batches' idle lanes)");
     if (adjacencyValid_) {
       DEM_ASSERT(adjOffset_.size() == adjParticles_ + 1 && adjEntry_.size() == 2 * size_, "adjacency sizes");
       for (std::size_t i = 0; i < adjParticles_; ++i)
