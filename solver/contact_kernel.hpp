@@ -45,15 +45,15 @@ struct ContactHistory {
 template <class T>
 struct KernelInput {
   struct Values {
-    PairInput<T> pair;     // geometry input (contact_geometry.hpp)
-    T type;                // ContactType, as a number
-    V3<T> x1;              // centre of particle 1 (for the contact point)
-    V3<T> dv, w1, w2;      // v2 - v1 (v2 of the periodic image), angular velocities; mid-step
-    MaskOf<T> wasReal;     // real at the last step (else: formation if it touches now)
-    ContactHistory<T> h;   // history (where wasReal)
-    T uNPrev;              // u_N of the last step (where wasReal)
-    LawState<T> state;     // the law's history (where wasReal)
-    const double* params;  // the law's parameters (T = double)
+    PairInput<T> pair;    // geometry input (contact_geometry.hpp)
+    T type;               // ContactType, as a number
+    V3<T> x1;             // centre of particle 1 (for the contact point)
+    V3<T> dv, w1, w2;     // v2 - v1 (v2 of the periodic image), angular velocities; mid-step
+    MaskOf<T> wasReal;    // real at the last step (else: formation if it touches now)
+    ContactHistory<T> h;  // history (where wasReal)
+    T uNPrev;             // u_N of the last step (where wasReal)
+    LawState<T> state;    // the law's history (where wasReal)
+    const T* params;      // the law's kParams parameters
   } v;
   PairInput<T> pair() const { return v.pair; }
   T type() const { return v.type; }
