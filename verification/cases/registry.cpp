@@ -55,6 +55,7 @@ std::vector<Case> allCases() {
       latticeLoveWeberCase(),
       latticeShearStressCase(),
       chainWavesCase(),
+      hardSphereLimitCase(),
 #ifdef DEM_VERIFY_HAS_IO
       bitIdentityCase(),  // last: verification/CMakeLists.txt appends it when dem::io is built
 #endif

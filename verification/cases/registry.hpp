@@ -59,6 +59,7 @@ Case tangentialObjectivityCase();
 Case latticeLoveWeberCase();
 Case latticeShearStressCase();
 Case chainWavesCase();
+Case hardSphereLimitCase();
 // Only with dem::io (DEM_BUILD_IO).
 Case bitIdentityCase();
 
