@@ -141,11 +141,33 @@ void writeParticles(Writer& w, const Particles& p) {
     w.vec(wall.normal);
     w.pod(static_cast<std::int32_t>(wall.axis));
   }
+  // version 8: facets and meshes
+  w.size(p.facets.size());
+  for (const Facet& f : p.facets) {
+    for (int k = 0; k < 3; ++k) {
+      w.vec(f.v[k]);
+      w.vec(f.v0[k]);
+      w.pod(f.vertex[k]);
+    }
+    w.pod(f.mesh);
+  }
+  w.size(p.meshes.size());
+  for (const Mesh& m : p.meshes) {
+    w.pod(m.first);
+    w.pod(m.count);
+    w.pod(m.vertices);
+    w.vec(m.motion.centre);
+    w.vec(m.motion.vel);
+    w.vec(m.motion.angVel);
+    w.pod(m.motion.time0);
+    w.size(m.name.size());
+    for (const char ch : m.name) w.pod(ch);
+  }
   w.podArray(p.clump);
   w.podArray(p.isClump);
 }
 
-Particles readParticles(Reader& r) {
+Particles readParticles(Reader& r, std::uint32_t version) {
   Particles p;
   p.pos = r.vecArray();
   p.vel = r.vecArray();
@@ -163,7 +185,7 @@ Particles readParticles(Reader& r) {
   p.shape.resize(r.size(1));
   for (Shape& s : p.shape) {
     const auto v = r.pod<std::uint8_t>();
-    if (v > 1) r.fail("unknown shape tag " + std::to_string(v));
+    if (v > 2) r.fail("unknown shape tag " + std::to_string(v));
     s = static_cast<Shape>(v);
   }
   p.shapeIndex = r.podArray<std::uint32_t>();
@@ -172,6 +194,31 @@ Particles readParticles(Reader& r) {
     wall.normal = r.vec();
     wall.axis = r.pod<std::int32_t>();
     if (wall.axis < -1 || wall.axis > 2) r.fail("wall axis out of range");
+  }
+  if (version >= 8) {
+    p.facets.resize(r.size(3 * 52 + 4));
+    for (Facet& f : p.facets) {
+      for (int k = 0; k < 3; ++k) {
+        f.v[k] = r.vec();
+        f.v0[k] = r.vec();
+        f.vertex[k] = r.pod<std::uint32_t>();
+      }
+      f.mesh = r.pod<std::uint32_t>();
+    }
+    p.meshes.resize(r.size(12 + 72 + 8 + 8));
+    for (Mesh& m : p.meshes) {
+      m.first = r.pod<std::uint32_t>();
+      m.count = r.pod<std::uint32_t>();
+      m.vertices = r.pod<std::uint32_t>();
+      m.motion.centre = r.vec();
+      m.motion.vel = r.vec();
+      m.motion.angVel = r.vec();
+      m.motion.time0 = r.pod<double>();
+      m.name.resize(r.size(1));
+      for (char& ch : m.name) ch = r.pod<char>();
+    }
+    for (const Facet& f : p.facets)
+      if (f.mesh >= p.meshes.size()) r.fail("facet's mesh index out of range");
   }
   p.clump = r.podArray<std::int64_t>();
   p.isClump = r.podArray<std::uint8_t>();
@@ -184,6 +231,7 @@ Particles readParticles(Reader& r) {
   if (n > std::numeric_limits<std::uint32_t>::max() / 2) r.fail("too many particles");
   for (std::size_t i = 0; i < n; ++i) {
     if (p.shape[i] == Shape::Wall && p.shapeIndex[i] >= p.walls.size()) r.fail("wall index out of range");
+    if (p.shape[i] == Shape::Facet && p.shapeIndex[i] >= p.facets.size()) r.fail("facet index out of range");
     if (p.clump[i] != kNoClump && (p.clump[i] < 0 || static_cast<std::size_t>(p.clump[i]) >= n ||
                                    !p.isClump[static_cast<std::size_t>(p.clump[i])]))
       r.fail("clump id of particle " + std::to_string(i) + " out of range");
@@ -240,14 +288,15 @@ void readContacts(Reader& r, ContactStore& cs, const Particles& p, std::uint32_t
     c.id1 = r.pod<std::uint32_t>();
     c.id2 = r.pod<std::uint32_t>();
     const auto type = r.pod<std::uint8_t>();
-    if (type > 1) r.fail("unknown contact type");
+    if (type > 2) r.fail("unknown contact type");
     c.type = static_cast<ContactType>(type);
     c.real = r.pod<std::uint8_t>();
     if (c.id1 >= p.size() || c.id2 >= p.size() || c.id1 == c.id2) r.fail("contact ids out of range");
-    if ((c.type == ContactType::SphereWall) != (p.isWall(c.id1) || p.isWall(c.id2)))
+    if ((c.type == ContactType::SphereWall) != (p.isWall(c.id1) || p.isWall(c.id2)) ||
+        (c.type == ContactType::SphereFacet) != (p.isFacet(c.id1) || p.isFacet(c.id2)))
       r.fail("contact type does not match its bodies");
     // (the ids' order of makeContact, which the shape-pair table and the contact loop assume)
-    if (c.type == ContactType::SphereSphere ? c.id1 > c.id2 : p.isWall(c.id1)) r.fail("contact ids out of order");
+    if (c.type == ContactType::SphereSphere ? c.id1 > c.id2 : p.isBoundary(c.id1)) r.fail("contact ids out of order");
     if (cs.find(c.id1, c.id2) >= 0) r.fail("repeated contact");
     bool compact = false;
     if (version >= 7) {
@@ -313,9 +362,10 @@ void writeCollider(Writer& w, const Collider& col) {
   w.vecArray(s.lo);
   w.vecArray(s.hi);
   w.vecArray(s.refPos);
+  w.vecArray(s.refVertices);  // version 8
 }
 
-void readCollider(Reader& r, Collider& col, std::size_t nParticles) {
+void readCollider(Reader& r, Collider& col, std::size_t nParticles, std::uint32_t version) {
   col.verletDist = r.finite("verletDist");
   Collider::State s;
   s.initialised = r.pod<std::uint8_t>() != 0;
@@ -331,6 +381,7 @@ void readCollider(Reader& r, Collider& col, std::size_t nParticles) {
   s.lo = r.vecArray();
   s.hi = r.vecArray();
   s.refPos = r.vecArray();
+  if (version >= 8) s.refVertices = r.vecArray();
   try {
     col.restore(std::move(s), nParticles);
   } catch (const std::invalid_argument& e) {
@@ -612,14 +663,14 @@ Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name
   } catch (const std::invalid_argument& e) {
     r.fail(e.what());
   }
-  s.particles = readParticles(r);
+  s.particles = readParticles(r, version);
   for (std::size_t i = 0; i < s.particles.size(); ++i)
     if (s.particles.size() > 1 && s.particles.material[i] >= s.materials.size()) r.fail("material index out of range");
   readClumps(r, s.clumps, s.particles);
   s.particles.assertInvariants();
   s.energy = readLedger(r);
   readContacts(r, s.contacts, s.particles, version);
-  readCollider(r, s.collider, s.particles.size());
+  readCollider(r, s.collider, s.particles.size(), version);
   if (version >= 2) {
     readLedgerCell(r, s.energy, version);
     readCarried(r, s);

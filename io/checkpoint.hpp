@@ -22,6 +22,7 @@
 // `dissipated` and cellDist (every potential contact the collider keeps, once the contact stage
 // has reset a separated contact's frame, normal and point: most of a granular scene's contacts) is
 // written as those alone, marked by a byte after `real`; the others as before.
+// Since version 8 the facets and meshes of mesh walls (after the walls).
 // Since version 4 the state of dem-run's output files at the checkpoint's step (OutputState: for each
 // file its length and an FNV-1a 64 checksum of those bytes, for a VTK collection the step of its
 // last snapshot), so that a restart can cut every output back to that step (io/output_files.hpp).
@@ -43,7 +44,7 @@
 
 namespace dem::io {
 
-inline constexpr std::uint32_t kCheckpointVersion = 7;
+inline constexpr std::uint32_t kCheckpointVersion = 8;
 
 class CheckpointError : public std::runtime_error {
  public:

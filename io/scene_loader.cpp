@@ -317,7 +317,7 @@ class Loader {
     const Vec3 vel = n.has("vel") ? n["vel"].vec3() : Vec3::Zero();
     std::vector<Sphere> existing;
     for (std::size_t i = 0; i < s_.particles.size(); ++i)
-      if (!s_.particles.isWall(i)) existing.push_back({s_.particles.pos[i], s_.particles.radius[i]});
+      if (!s_.particles.isBoundary(i)) existing.push_back({s_.particles.pos[i], s_.particles.radius[i]});
     std::vector<Sphere> placed;
     try {
       placed = randomPacking(p, existing);
@@ -443,7 +443,7 @@ class Loader {
     std::vector<std::size_t> members;
     for (std::size_t i = 0; i < k; ++i) {
       const std::size_t id = m.at(i).integer(0, std::numeric_limits<std::uint32_t>::max());
-      if (id >= s_.particles.size() || s_.particles.isWall(id) || s_.particles.isClump[id])
+      if (id >= s_.particles.size() || s_.particles.isBoundary(id) || s_.particles.isClump[id])
         m.at(i).fail("the id of a sphere defined before the clumps (walls come first, then particles, generated "
                      "spheres and bodies; " + std::to_string(s_.particles.size()) + " bodies so far)");
       members.push_back(id);

@@ -17,7 +17,7 @@ StartOverlap startOverlap(Scene& scene) {
   const ContactStore& c = scene.contacts;
   for (std::size_t k = 0; k < c.size(); ++k) {
     const std::uint32_t i1 = c.id1(k), i2 = c.id2(k);
-    const Vec3 x2 = secondPosition(p, i2, c.cellDist(k), H);
+    const Vec3 x2 = secondPoint(p, c.type(k), i1, i2, c.cellDist(k), H);
     const double overlap = -contactGeometry(pairInput(p, c.type(k), i1, i2, x2), c.type(k)).uN;
     if (!(overlap > 0.0)) continue;
     ++o.pairs;
@@ -25,7 +25,7 @@ StartOverlap startOverlap(Scene& scene) {
     o.largest = overlap;
     o.id1 = i1;
     o.id2 = i2;
-    o.smallerRadius = p.isWall(i2) ? p.radius[i1] : std::min(p.radius[i1], p.radius[i2]);
+    o.smallerRadius = p.isBoundary(i2) ? p.radius[i1] : std::min(p.radius[i1], p.radius[i2]);
   }
   return o;
 }

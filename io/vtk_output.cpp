@@ -168,8 +168,10 @@ std::string contactsVtu(const Scene& scene) {
     const Contact& c = items[k];
     pts.push_back(p.pos[c.id1]);
     // periodic: to the image of particle 2 that the contact sees, x2 + H cellDist
-    pts.push_back(c.type == ContactType::SphereWall ? c.point
-                                                    : secondPosition(p, c.id2, c.cellDist, scene.cell ? &scene.cell->H() : nullptr));
+    // (a wall: the contact point; a facet: the triangle's closest point)
+    pts.push_back(c.type == ContactType::SphereWall
+                      ? c.point
+                      : secondPoint(p, c.type, c.id1, c.id2, c.cellDist, scene.cell ? &scene.cell->H() : nullptr));
   }
   std::string s;
   s.reserve(ids.size() * 400 + 2000);

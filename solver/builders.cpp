@@ -104,7 +104,7 @@ std::uint64_t settle(Scene& scene, double vTol, std::uint64_t maxSteps) {
     steps += 100;
     double vMax = 0.0;
     for (std::size_t i = 0; i < scene.particles.size(); ++i)
-      if (!scene.particles.isWall(i)) vMax = std::max(vMax, scene.particles.vel[i].norm());
+      if (!scene.particles.isBoundary(i)) vMax = std::max(vMax, scene.particles.vel[i].norm());
     if (vMax < vTol) break;
   }
   return steps;
@@ -118,7 +118,7 @@ Scene settledBed(const DepositionSpec& spec) {
 
 double contactsPerSphere(const Scene& scene) {
   std::size_t spheres = 0, ends = 0;
-  for (std::size_t i = 0; i < scene.particles.size(); ++i) spheres += !scene.particles.isWall(i);
+  for (std::size_t i = 0; i < scene.particles.size(); ++i) spheres += !scene.particles.isBoundary(i);
   for (std::size_t k = 0; k < scene.contacts.size(); ++k)
     if (scene.contacts.real(k)) ends += scene.contacts.type(k) == ContactType::SphereSphere ? 2 : 1;
   return spheres ? static_cast<double>(ends) / static_cast<double>(spheres) : 0.0;

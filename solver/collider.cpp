@@ -26,7 +26,7 @@ bool boxesOverlap(const Vec3& loA, const Vec3& hiA, const Vec3& loB, const Vec3&
 // Whether bodies a and b may form a contact: not two walls, and not a clump body or two members of
 // the same clump (Particles::mayContact).
 bool pairAllowed(const Particles& p, std::size_t a, std::size_t b) {
-  return a != b && !(p.isWall(a) && p.isWall(b)) && p.mayContact(a, b);
+  return a != b && shapePair(p.shape[a], p.shape[b]).type.has_value() && p.mayContact(a, b);
 }
 
 inline bool isUpper(std::uint32_t tag) { return (tag & 1u) != 0; }
@@ -78,6 +78,7 @@ Collider::State Collider::state() const {
   s.lo = lo_;
   s.hi = hi_;
   s.refPos = refPos_;
+  s.refVertices = refVertices_;
   s.dL = dL_;
   s.runs = runs_;
   s.initialised = initialised_;
@@ -101,17 +102,24 @@ void Collider::restore(State s, std::size_t nParticles) {
     }
   }
   if (!(std::isfinite(s.dL) && s.dL >= 0.0)) bad("sweep length");
+  if (s.initialised && s.refVertices.size() % 3 != 0) bad("facet vertex count");
   for (int w = 0; w < 3; ++w) lists_[w] = std::move(s.lists[w]);
   lo_ = std::move(s.lo);
   hi_ = std::move(s.hi);
   refPos_ = std::move(s.refPos);
+  refVertices_ = std::move(s.refVertices);
   dL_ = s.dL;
   runs_ = s.runs;
   initialised_ = s.initialised;
 }
 
 bool Collider::needsRun(const Particles& p) const {
-  if (!initialised_ || refPos_.size() != p.size()) return true;
+  if (!initialised_ || refPos_.size() != p.size() || refVertices_.size() != 3 * p.facets.size()) return true;
+  // a facet's vertices (its mesh moves it rigidly: its centroid alone does not bound them)
+  const double dL2Facet = dL_ * dL_;
+  for (std::size_t f = 0; f < p.facets.size(); ++f)
+    for (std::size_t k = 0; k < 3; ++k)
+      if ((p.facets[f].v[k] - refVertices_[3 * f + k]).squaredNorm() > dL2Facet) return true;
   const std::size_t n = p.size();
   const double dL2 = dL_ * dL_;
   int moved = 0;
@@ -133,7 +141,8 @@ bool apartBeyond(const Particles& p, const ContactPair& c, const Vec3& x1, const
 }
 
 bool Collider::dormant(const Particles& p, const ContactPair& c) const {
-  if (!initialised_ || refPos_.size() != p.size()) return false;
+  // (facet contacts are always visited: their closest point is not a body's reference point)
+  if (!initialised_ || refPos_.size() != p.size() || c.type == ContactType::SphereFacet) return false;
   return apartBeyond(p, c, refPos_[c.id1], refPos_[c.id2], 2.0 * dL_);
 }
 
@@ -142,6 +151,9 @@ void Collider::computeBoxes(const Particles& p) {
   lo_.resize(n);
   hi_.resize(n);
   refPos_ = p.pos;
+  refVertices_.resize(3 * p.facets.size());
+  for (std::size_t f = 0; f < p.facets.size(); ++f)
+    for (std::size_t k = 0; k < 3; ++k) refVertices_[3 * f + k] = p.facets[f].v[k];
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
   for (std::size_t i = 0; i < n; ++i) shapeBox(p, i, p.pos[i], dL_, lo_[i], hi_[i]);
 }

@@ -6,7 +6,9 @@
 //   sphere  x +- (r + dL);
 //   wall    on its normal axis (axis-aligned planes) p +- dL, on the tangent axes -inf..+inf;
 //           a wall with a general normal spans -inf..+inf on every axis (a potential contact with
-//           every sphere).
+//           every sphere);
+//   facet   the box of its three vertices +- dL. A facet moves with its mesh (translation and
+//           rotation), so the run trigger measures its vertices' displacements, not its centroid's.
 // dL comes from verletDist: > 0 absolute, < 0 a fraction of the smallest sphere radius, 0 none.
 // Three lists of bounds (one per axis) are kept sorted. The first run sorts them from scratch and
 // sweeps the x list for overlaps (each box's candidates from a grid of box centres, cell_grid.hpp,
@@ -71,6 +73,7 @@ class Collider {
   struct State {
     std::vector<Bound> lists[3];
     std::vector<Vec3> lo, hi, refPos;
+    std::vector<Vec3> refVertices;  // the facets' vertices at the last run (3 per facet)
     double dL = 0.0;
     std::uint64_t runs = 0;
     bool initialised = false;
@@ -83,6 +86,7 @@ class Collider {
  private:
   std::vector<Bound> lists_[3];
   std::vector<Vec3> lo_, hi_, refPos_;
+  std::vector<Vec3> refVertices_;
   std::vector<Vec3> loPrev_, hiPrev_;  // boxes of the previous run (incremental runs only)
   double dL_ = 0.0;
   std::uint64_t runs_ = 0;

@@ -15,6 +15,14 @@
 //                  normal a, the side the sphere lives on): the wall is the "equivalent sphere" of
 //                  radius 0 at the sphere centre's projection on the plane; n = -a, u_N = -d.a - r1
 //                  (a half-space: a centre behind the plane is a deep overlap).
+//   sphere-facet   particle 1 = the sphere, particle 2 = the facet (a triangle of a mesh wall):
+//                  the facet is the equivalent sphere of radius 0 at the triangle's point closest
+//                  to the sphere's centre (facet_geometry.hpp; secondPoint gives it as x2), moving
+//                  with the facet's rigid motion there (secondPointVelocity); n = d/|d|,
+//                  u_N = |d| - r1 as for two spheres. Inside the face n is the triangle's normal
+//                  to round-off; at an edge or a vertex the contact is a point contact. Which of a
+//                  sphere's contacts with the facets of one mesh count is decided before the
+//                  kernel (facet_contacts.hpp: no double contact at shared edges and vertices).
 //
 // Sign conventions (all contacts):
 //   n      unit normal from particle 1 towards particle 2;
@@ -35,6 +43,7 @@
 
 #include "components.hpp"
 #include "contacts.hpp"
+#include "facet_geometry.hpp"
 #include "particles.hpp"
 
 #include <cmath>
@@ -92,8 +101,18 @@ struct SphereWall {
   static bool mayTouch(const PairInput<double>& s) { return geometry(s).uN < 0.0; }
 };
 
+struct SphereFacet {
+  static constexpr ContactType type = ContactType::SphereFacet;
+  // d = (closest point of the triangle) - x1, r2 = 0: the sphere-sphere formulas
+  template <class T>
+  [[gnu::always_inline]] static PairGeometry<T> geometry(const PairInput<T>& s) {
+    return SphereSphere::geometry(s);
+  }
+  static bool mayTouch(const PairInput<double>& s) { return SphereSphere::mayTouch(s); }
+};
+
 // The shape-pair table: every registered pair, in ContactType order.
-using ShapePairs = std::tuple<SphereSphere, SphereWall>;
+using ShapePairs = std::tuple<SphereSphere, SphereWall, SphereFacet>;
 
 // The contact type of two shapes, and whether the pair's particle 1 is the second of them (Box2D's
 // s_registers[typeA][typeB]); none for two walls.
@@ -101,9 +120,10 @@ struct ShapePairEntry {
   std::optional<ContactType> type;
   bool swap = false;
 };
-inline constexpr ShapePairEntry kShapePairTable[2][2] = {
-    /* sphere */ {{ContactType::SphereSphere, false}, {ContactType::SphereWall, false}},
-    /* wall   */ {{ContactType::SphereWall, true}, {std::nullopt, false}}};
+inline constexpr ShapePairEntry kShapePairTable[3][3] = {
+    /* sphere */ {{ContactType::SphereSphere, false}, {ContactType::SphereWall, false}, {ContactType::SphereFacet, false}},
+    /* wall   */ {{ContactType::SphereWall, true}, {std::nullopt, false}, {std::nullopt, false}},
+    /* facet  */ {{ContactType::SphereFacet, true}, {std::nullopt, false}, {std::nullopt, false}}};
 inline ShapePairEntry shapePair(Shape a, Shape b) {
   return kShapePairTable[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
 }
@@ -171,7 +191,22 @@ inline Vec3 secondVelocity(const Particles& p, std::uint32_t id2, const Eigen::V
   return p.vel[id2];
 }
 
-// The geometry input of a contact (type, bodies i1, i2; x2 = secondPosition of i2).
+// The point of body 2 that a contact of type `type` sees: its reference point (shifted to the
+// periodic image), or for a facet the triangle's point closest to body 1's centre.
+inline Vec3 secondPoint(const Particles& p, ContactType type, std::uint32_t i1, std::uint32_t i2,
+                        const Eigen::Vector3i& k, const Mat3* H) {
+  if (type == ContactType::SphereFacet) return closestPointOnFacet(p.facets[p.shapeIndex[i2]], p.pos[i1]).x;
+  return secondPosition(p, i2, k, H);
+}
+// The mid-step velocity of that point x2: body 2's (or its image's), or the facet's rigid motion
+// at x2 (v + w x (x2 - x_facet)).
+inline Vec3 secondPointVelocity(const Particles& p, ContactType type, std::uint32_t i2, const Vec3& x2,
+                                const Eigen::Vector3i& k, const PeriodicShift* shift) {
+  if (type == ContactType::SphereFacet) return p.vel[i2] + p.angVel[i2].cross(x2 - p.pos[i2]);
+  return secondVelocity(p, i2, k, shift);
+}
+
+// The geometry input of a contact (type, bodies i1, i2; x2 = secondPoint of i2).
 inline PairInput<double> pairInput(const Particles& p, ContactType type, std::uint32_t i1, std::uint32_t i2, const Vec3& x2) {
   const Vec3 d = x2 - p.pos[i1];
   const Vec3 a = type == ContactType::SphereWall ? p.walls[p.shapeIndex[i2]].normal : Vec3::Zero();

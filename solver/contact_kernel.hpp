@@ -260,10 +260,11 @@ namespace dem {
 template <class Law, bool Dashpots = true>
 KernelOutput<double> evaluateContact(const Particles& p, Contact& c, double dt, const PeriodicShift* shift = nullptr) {
   KernelInput<double> in;
-  in.v.pair = pairInput(p, c.type, c.id1, c.id2, secondPosition(p, c.id2, c.cellDist, shift ? &shift->H : nullptr));
+  const Vec3 x2 = secondPoint(p, c.type, c.id1, c.id2, c.cellDist, shift ? &shift->H : nullptr);
+  in.v.pair = pairInput(p, c.type, c.id1, c.id2, x2);
   in.v.type = static_cast<double>(c.type);
   in.v.x1 = v3(p.pos[c.id1]);
-  in.v.dv = v3(secondVelocity(p, c.id2, c.cellDist, shift) - p.vel[c.id1]);
+  in.v.dv = v3(secondPointVelocity(p, c.type, c.id2, x2, c.cellDist, shift) - p.vel[c.id1]);
   in.v.w1 = v3(p.angVel[c.id1]);
   in.v.w2 = v3(p.angVel[c.id2]);
   in.v.wasReal = c.real != 0;

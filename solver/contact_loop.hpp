@@ -10,6 +10,7 @@
 #include "contact_geometry.hpp"
 #include "contact_law.hpp"
 #include "contacts.hpp"
+#include "facet_contacts.hpp"
 #include "particles.hpp"
 
 #include <vector>
@@ -34,6 +35,7 @@ struct ContactScratch {
   std::vector<ContactStageResult> blocks;           // fixed-size block sums (deterministic reduction)
   std::vector<ContactLoad> loads;                   // per-contact copies for the gather (several threads)
   std::vector<std::vector<std::uint32_t>> changed;  // per block: contacts that formed or separated
+  FacetContactScratch facets;                       // mesh walls (facet_contacts.hpp)
 };
 
 // Evaluates all contacts at t_n from on-step positions and mid-step velocities, and adds their

@@ -238,10 +238,12 @@ void ContactStore::assertInvariants(const Particles& p) const {
     for (std::size_t k = 0; k < size_; ++k) {
       const std::uint32_t a = id1_[k], b = id2_[k];
       DEM_ASSERT(a < n && b < n, "contact ids in range of the particles");
-      DEM_ASSERT(type_[k] == ContactType::SphereSphere || type_[k] == ContactType::SphereWall, "contact type known");
+      DEM_ASSERT(static_cast<int>(type_[k]) <= static_cast<int>(ContactType::SphereFacet), "contact type known");
       if (type_[k] == ContactType::SphereSphere)
-        DEM_ASSERT(a < b && !p.isWall(a) && !p.isWall(b), "sphere-sphere contact: id1 < id2, neither a wall");
-      else DEM_ASSERT(!p.isWall(a) && p.isWall(b), "sphere-wall contact: id1 a sphere, id2 a wall");
+        DEM_ASSERT(a < b && !p.isBoundary(a) && !p.isBoundary(b), "sphere-sphere contact: id1 < id2, neither a boundary");
+      else if (type_[k] == ContactType::SphereWall)
+        DEM_ASSERT(!p.isBoundary(a) && p.isWall(b), "sphere-wall contact: id1 a sphere, id2 a wall");
+      else DEM_ASSERT(!p.isBoundary(a) && p.isFacet(b), "sphere-facet contact: id1 a sphere, id2 a facet");
       DEM_ASSERT(index_.find(pairKey(a, b)) == static_cast<std::int64_t>(k),
                  "the pair map finds each contact at its index");
     }

@@ -23,7 +23,7 @@ namespace dem {
 
 struct Particles;
 
-enum class ContactType : std::uint8_t { SphereSphere = 0, SphereWall = 1 };
+enum class ContactType : std::uint8_t { SphereSphere = 0, SphereWall = 1, SphereFacet = 2 };
 
 // One contact, as a value (the store keeps its fields in columns).
 // Which bodies a contact joins (the fields of Contact a dormancy test reads; ContactStore::pair).
@@ -34,7 +34,7 @@ struct ContactPair {
 };
 
 struct Contact {
-  std::uint32_t id1 = 0, id2 = 0;  // sphere-sphere: id1 < id2; sphere-wall: id1 = sphere, id2 = wall
+  std::uint32_t id1 = 0, id2 = 0;  // sphere-sphere: id1 < id2; sphere-wall, sphere-facet: id1 = the sphere
   ContactType type = ContactType::SphereSphere;
   std::uint8_t real = 0;  // 1 while the bodies overlap (u_N < 0)
   // Periodic cell (solver/periodic_collider.hpp): particle 2 takes part through its image shifted by

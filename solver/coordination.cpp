@@ -18,11 +18,11 @@ Coordination coordination(const Particles& p, const ContactStore& contacts) {
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     if (!contacts.real(k)) continue;
     for (const std::size_t i : {std::size_t{contacts.id1(k)}, std::size_t{contacts.id2(k)}})
-      if (!p.isWall(i)) ++c[countedBody(p, i)];
+      if (!p.isBoundary(i)) ++c[countedBody(p, i)];
   }
   double sum = 0.0, n = 0.0, n0 = 0.0, n1 = 0.0;
   for (std::size_t i = 0; i < p.size(); ++i) {
-    if (p.isWall(i) || p.isClumpMember(i)) continue;
+    if (p.isBoundary(i) || p.isClumpMember(i)) continue;
     sum += c[i];
     n += 1.0;
     n0 += c[i] == 0 ? 1.0 : 0.0;

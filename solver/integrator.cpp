@@ -356,6 +356,10 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
         }
       }
       if (p.clump[i] != kNoClump) continue;  // clump members move with their clump (solver/clump.hpp)
+      if (p.isFacet(i)) {  // facets move with their mesh (mesh_motion.hpp); a moving one drives the system
+        if (!p.vel[i].isZero(0.0) || !p.angVel[i].isZero(0.0)) sums.driven = true;
+        continue;
+      }
       const bool first = p.velMidstep[i] == 0;
       if (freeSphere(p, i, homo, fastPath)) {
         integrateFreeSphere(p, i, gravity, dt, lambda, sums);

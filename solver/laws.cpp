@@ -17,7 +17,7 @@ bool lawFromName(const std::string& name, ContactLaw& law) {
 
 namespace {
 double bodyMass(const Particles& p, std::uint32_t i) {
-  if (p.isWall(i)) return std::numeric_limits<double>::infinity();
+  if (p.isBoundary(i)) return std::numeric_limits<double>::infinity();
   const std::size_t b = p.clump[i] != kNoClump ? static_cast<std::size_t>(p.clump[i]) : i;
   if ((p.blocked[b] & dof::translation) == dof::translation) return std::numeric_limits<double>::infinity();
   return p.mass[b];

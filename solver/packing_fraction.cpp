@@ -8,7 +8,7 @@ namespace {
 // V = 4/3 pi r^3
 double sphereVolume(double r) { return 4.0 / 3.0 * std::numbers::pi * r * r * r; }
 
-bool hasSphere(const Particles& p, std::size_t i) { return !p.isWall(i) && !p.isClump[i] && p.radius[i] > 0.0; }
+bool hasSphere(const Particles& p, std::size_t i) { return !p.isBoundary(i) && !p.isClump[i] && p.radius[i] > 0.0; }
 }  // namespace
 
 // phi = sum_{x_i in [lo, hi)} V_i / prod (hi - lo)

@@ -2,6 +2,8 @@
 
 #include "assert.hpp"
 
+#include <algorithm>
+#include <map>
 #include <numbers>
 #include <sstream>
 #include <stdexcept>
@@ -123,6 +125,61 @@ std::size_t Particles::addWall(const Vec3& point, const Vec3& normal, std::uint3
   return id;
 }
 
+std::size_t Particles::addMesh(const TriangleMesh& triangles, std::uint32_t mat, const MeshMotion& motion,
+                               const std::string& name) {
+  const auto bad = [&](std::size_t t, const std::string& what) {
+    std::ostringstream s;
+    s << "mesh" << (name.empty() ? "" : " '" + name + "'") << ": triangle " << t << ": " << what;
+    throw std::invalid_argument(s.str());
+  };
+  if (triangles.empty()) bad(0, "the mesh has no triangles; expected at least one");
+  if (!allFinite(motion.centre) || !allFinite(motion.vel) || !allFinite(motion.angVel) || !std::isfinite(motion.time0))
+    throw std::invalid_argument("mesh" + (name.empty() ? std::string() : " '" + name + "'") +
+                                ": motion: expected finite centre, velocity, angular velocity and time");
+  for (std::size_t t = 0; t < triangles.size(); ++t) {
+    const Triangle& tri = triangles[t];
+    for (const Vec3& v : tri.v)
+      if (!allFinite(v)) bad(t, "vertex " + str(v) + " is not finite");
+    double longest = 0.0;
+    for (int e = 0; e < 3; ++e) longest = std::max(longest, (tri.v[(e + 1) % 3] - tri.v[e]).squaredNorm());
+    // |(v1 - v0) x (v2 - v0)| = 2 area; degenerate below round-off of the longest edge squared
+    if (!(tri.areaNormal().norm() > 1e-14 * longest))
+      bad(t, "degenerate (zero area); expected three distinct, non-collinear vertices");
+  }
+  Mesh mesh;
+  mesh.first = static_cast<std::uint32_t>(size());
+  mesh.count = static_cast<std::uint32_t>(triangles.size());
+  mesh.motion = motion;
+  mesh.name = name;
+  const auto meshIndex = static_cast<std::uint32_t>(meshes.size());
+  // shared vertices: equal coordinates, the same id (in order of first appearance)
+  std::map<std::array<double, 3>, std::uint32_t> ids;
+  for (const Triangle& tri : triangles) {
+    Facet f;
+    for (int k = 0; k < 3; ++k) {
+      f.v[k] = f.v0[k] = tri.v[k];
+      const auto [it, added] = ids.emplace(std::array<double, 3>{tri.v[k][0], tri.v[k][1], tri.v[k][2]},
+                                          static_cast<std::uint32_t>(ids.size()));
+      f.vertex[k] = it->second;
+    }
+    f.mesh = meshIndex;
+    ParticleSpec spec;
+    spec.pos = (tri.v[0] + tri.v[1] + tri.v[2]) / 3.0;
+    spec.radius = spec.mass = 1.0;  // placeholders, replaced below; all DOFs blocked
+    spec.inertia = Vec3::Ones();
+    spec.material = mat;
+    spec.blocked = dof::all;
+    const std::size_t id = add(spec);
+    radius[id] = 0.0;
+    shape[id] = Shape::Facet;
+    shapeIndex[id] = static_cast<std::uint32_t>(facets.size());
+    facets.push_back(f);
+  }
+  mesh.vertices = static_cast<std::uint32_t>(ids.size());
+  meshes.push_back(mesh);
+  return meshIndex;
+}
+
 void Particles::checkFinite() const {
   for (std::size_t i = 0; i < size(); ++i) {
     requireFinite(i, "pos", pos[i]);
@@ -142,6 +199,7 @@ void Particles::assertInvariants() const {
                "particles: every per-particle array holds size() entries");
     for (std::size_t i = 0; i < n; ++i) {
       DEM_ASSERT(!isWall(i) || shapeIndex[i] < walls.size(), "particles: a wall's shapeIndex in range of walls");
+      DEM_ASSERT(!isFacet(i) || shapeIndex[i] < facets.size(), "particles: a facet's shapeIndex in range of facets");
       DEM_ASSERT(clump[i] == kNoClump || (clump[i] >= 0 && static_cast<std::size_t>(clump[i]) < n &&
                                           isClump[static_cast<std::size_t>(clump[i])]),
                  "particles: a clump member's clump is a clump body");

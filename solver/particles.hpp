@@ -14,10 +14,16 @@
 // fixed bodies of infinite mass: all their DOFs are blocked (dof::all), so they keep their
 // prescribed velocity (zero unless the user sets one); their mass and inertia entries are
 // placeholders (1) that nothing reads, and their radius is 0.
+// A facet is a triangle of a mesh wall (addMesh): its vertices live in the side array `facets`
+// (shapeIndex[i]), its particle sits at the triangle's centroid, and it moves only with its mesh's
+// prescribed motion (`meshes`, mesh.hpp), never by forces: like a wall, all its DOFs are blocked and
+// its mass and inertia are placeholders. Walls and facets are the boundaries (isBoundary).
 
 #include "math.hpp"
+#include "triangle.hpp"
 
 #include <cstddef>
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -37,12 +43,38 @@ inline constexpr std::uint8_t rotation = rx | ry | rz;
 inline constexpr std::uint8_t all = translation | rotation;
 }  // namespace dof
 
-enum class Shape : std::uint8_t { Sphere = 0, Wall = 1 };
+enum class Shape : std::uint8_t { Sphere = 0, Wall = 1, Facet = 2 };
 
 // An infinite plane through the owning particle's position.
 struct Wall {
   Vec3 normal = Vec3::UnitZ();  // unit normal, pointing to the side where spheres are
   int axis = -1;                // 0, 1, 2 when the normal is +-e_axis (axis-aligned plane), else -1
+};
+
+// A triangle of a mesh wall. Vertex ids are shared by the facets of one mesh that meet there (the
+// mesh's connectivity: which facets share an edge or a vertex, facet_contacts.hpp).
+struct Facet {
+  std::array<Vec3, 3> v;                // vertices now (space frame)
+  std::array<Vec3, 3> v0;               // vertices at the mesh's reference time (MeshMotion::time0)
+  std::array<std::uint32_t, 3> vertex;  // the vertices' ids within the mesh
+  std::uint32_t mesh = 0;               // index into Particles::meshes
+};
+
+// A rigid motion prescribed to a mesh from its reference time t0: a point x moves to
+// c + v (t - t0) + R(w (t - t0)) (x - c), R(phi) the rotation by |phi| about phi; constant v and w.
+struct MeshMotion {
+  Vec3 centre = Vec3::Zero();  // c, the rotation centre at t0
+  Vec3 vel = Vec3::Zero();     // v
+  Vec3 angVel = Vec3::Zero();  // w
+  double time0 = 0.0;          // t0
+};
+
+// A mesh wall: the facets are the particles [first, first + count), in the mesh's triangle order.
+struct Mesh {
+  std::uint32_t first = 0, count = 0;
+  std::uint32_t vertices = 0;  // distinct vertex ids
+  MeshMotion motion;
+  std::string name;  // the user's label (scene file), for the outputs
 };
 
 // What a user specifies for one particle. mass and inertia are required (use sphereMass() and
@@ -77,8 +109,10 @@ struct Particles {
   std::vector<std::uint8_t> blocked;
   std::vector<std::uint8_t> velMidstep;
   std::vector<Shape> shape;
-  std::vector<std::uint32_t> shapeIndex;  // index into walls for Shape::Wall, 0 for spheres
+  std::vector<std::uint32_t> shapeIndex;  // index into walls (Shape::Wall) or facets (Shape::Facet), 0 for spheres
   std::vector<Wall> walls;
+  std::vector<Facet> facets;
+  std::vector<Mesh> meshes;
   // Clump membership (solver/clump.hpp): clump[i] is the particle id of the clump body that member i
   // belongs to, kNoClump otherwise; isClump[i] = 1 for a clump body (a particle with the clump's
   // mass and inertia that has no shape and never takes part in collision detection).
@@ -95,7 +129,17 @@ struct Particles {
   // std::invalid_argument for a zero or non-finite normal or point); returns the particle id.
   std::size_t addWall(const Vec3& point, const Vec3& normal, std::uint32_t material);
 
+  // Appends a mesh wall of the given triangles (material `material`, prescribed motion `motion`,
+  // at rest by default): one facet particle per triangle, vertices with equal coordinates shared.
+  // Throws std::invalid_argument naming the triangle for a non-finite or degenerate (zero-area)
+  // triangle, or for an empty mesh. Returns the mesh's index in `meshes`.
+  std::size_t addMesh(const TriangleMesh& triangles, std::uint32_t material,
+                      const MeshMotion& motion = {}, const std::string& name = "");
+
   bool isWall(std::size_t i) const { return shape[i] == Shape::Wall; }
+  bool isFacet(std::size_t i) const { return shape[i] == Shape::Facet; }
+  // A wall or a facet: a fixed or prescribed boundary of infinite mass, never a sphere.
+  bool isBoundary(std::size_t i) const { return shape[i] != Shape::Sphere; }
 
   // Whether the principal moments differ (an aspherical body integrated by Euler's equations).
   bool isAspherical(std::size_t i) const {

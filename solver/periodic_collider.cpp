@@ -83,8 +83,8 @@ void PeriodicCollider::computeBoxes(const Particles& p, const Cell& cell) {
   hRun_ = cell.H();
   hRunValid_ = true;
   for (std::size_t i = 0; i < n; ++i) {
-    if (p.isWall(i))
-      throw std::invalid_argument("particle " + std::to_string(i) + ": walls are not supported in a periodic cell");
+    if (p.isBoundary(i))
+      throw std::invalid_argument("particle " + std::to_string(i) + ": walls and facets are not supported in a periodic cell");
     transformedBox(p, i, invH, rn, dL_, s_[i], half_[i]);
     if (!allFinite(s_[i]))
       throw std::invalid_argument("particle " + std::to_string(i) + ": position is not finite (periodic collider)");

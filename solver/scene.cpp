@@ -1,5 +1,7 @@
 #include "scene.hpp"
 
+#include "mesh_motion.hpp"
+
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -79,7 +81,7 @@ void Scene::validate() {
   }
   liftMass_ = 0.0;
   for (std::size_t i = 0; i < particles.size(); ++i)
-    if (!particles.isWall(i) && !particles.isClump[i]) liftMass_ += particles.mass[i] * particles.radius[i];
+    if (!particles.isBoundary(i) && !particles.isClump[i]) liftMass_ += particles.mass[i] * particles.radius[i];
   validatedParticles_ = particles.size();
 }
 
@@ -211,6 +213,8 @@ void Scene::step() {
   const bool gradientChanged = cell && cell->velGrad() != cell->nextVelGrad();
   if (autoDtSafety_ > 0.0 && stepCount >= autoDtNext_) updateDtFromStiffness();
   if (!(dt_ > 0.0)) throw std::invalid_argument("scene: dt is not set; call setDt() with a value > 0");
+  const bool meshes = !particles.meshes.empty();
+  if (meshes) placeMeshes(particles, time, dt_);  // (t_n: exact from the time, whatever came before)
   StageClock clock(stageTiming_);
   applyFields();
   if (externalForces) externalForces(particles, time);
@@ -239,6 +243,7 @@ void Scene::step() {
   }
   ++stepCount;
   time += dt_;
+  if (meshes) placeMeshes(particles, time, dt_);  // t_n+1, with the positions
   checkRunaway(gradientChanged);
 }
 
@@ -261,7 +266,7 @@ void Scene::startOnAffineField() {
   const Vec3 wL = mediumSpin(L);
   Particles& p = particles;
   for (std::size_t i = 0; i < p.size(); ++i) {
-    if (p.isClumpMember(i) || p.blocked[i] != 0 || p.isWall(i)) continue;
+    if (p.isClumpMember(i) || p.blocked[i] != 0 || p.isBoundary(i)) continue;
     p.vel[i] = toMid * (L * p.pos[i] + p.vel[i]);  // (I + L dt/2)^{-1} (L x0 + v_f)
     if (!p.isAspherical(i)) {
       p.angVel[i] += wL;

@@ -9,6 +9,7 @@
 //   sphere  x +- (r + dL)
 //   wall    unbounded, except along an axis-aligned plane's axis: [x_a - dL, x_a + dL]; an oblique
 //           plane is unbounded in every axis.
+//   facet   the box of its vertices (now) +- dL.
 
 #include "particles.hpp"
 
@@ -42,8 +43,18 @@ struct WallShape {
   }
 };
 
+struct FacetShape {
+  static constexpr Shape kind = Shape::Facet;
+  // (a facet's vertices are its mesh's, placed before the collider runs; x is not read)
+  static void box(const Particles& p, std::size_t i, const Vec3&, double dL, Vec3& lo, Vec3& hi) {
+    const Facet& f = p.facets[p.shapeIndex[i]];
+    lo = f.v[0].cwiseMin(f.v[1]).cwiseMin(f.v[2]).array() - dL;
+    hi = f.v[0].cwiseMax(f.v[1]).cwiseMax(f.v[2]).array() + dL;
+  }
+};
+
 // The shape table: every shape, in Shape order.
-using Shapes = std::tuple<SphereShape, WallShape>;
+using Shapes = std::tuple<SphereShape, WallShape, FacetShape>;
 
 // f(S{}) for the shape s.
 template <class F, std::size_t I = 0>

@@ -25,7 +25,7 @@ bool activeGeometry(const Particles& p, const Contact& c, ContactSelection selec
     uN = c.u[0];
     return true;
   }
-  const PairGeometry<double> g = contactGeometry(pairInput(p, c.type, c.id1, c.id2, secondPosition(p, c.id2, c.cellDist, H)), c.type);
+  const PairGeometry<double> g = contactGeometry(pairInput(p, c.type, c.id1, c.id2, secondPoint(p, c.type, c.id1, c.id2, c.cellDist, H)), c.type);
   n = vec3(g.n);
   uN = g.uN;
   if (g.uN < 0.0) {
@@ -38,7 +38,7 @@ bool activeGeometry(const Particles& p, const Contact& c, ContactSelection selec
 
 // The body that moves with particle i: its clump, or itself; npos for a wall.
 std::size_t bodyOf(const Particles& p, std::uint32_t i) {
-  if (p.isWall(i)) return TimestepEstimate::npos;
+  if (p.isBoundary(i)) return TimestepEstimate::npos;
   return p.clump[i] != kNoClump ? static_cast<std::size_t>(p.clump[i]) : i;
 }
 
@@ -47,7 +47,7 @@ std::size_t bodyOf(const Particles& p, std::uint32_t i) {
 TimestepEstimate pWaveTimestep(const Particles& p, const std::vector<Material>& materials) {
   TimestepEstimate e;
   for (std::size_t i = 0; i < p.size(); ++i) {
-    if (p.isWall(i) || p.isClump[i]) continue;
+    if (p.isBoundary(i) || p.isClump[i]) continue;
     if (p.material[i] >= materials.size()) {
       std::ostringstream s;
       s << "p-wave timestep: particle " << i << ": material = " << p.material[i]

@@ -21,7 +21,7 @@ double unbalancedForce(const Particles& p, const ContactStore& contacts) {
   double sum = 0.0;
   std::size_t n = 0;
   for (std::size_t i = 0; i < p.size(); ++i) {
-    if (p.isWall(i) || p.isClumpMember(i) || p.blocked[i] == dof::all) continue;
+    if (p.isBoundary(i) || p.isClumpMember(i) || p.blocked[i] == dof::all) continue;
     sum += p.force[i].norm();
     ++n;
   }

@@ -473,7 +473,7 @@ BOOST_AUTO_TEST_CASE(random_packing_is_reproducible_and_non_overlapping) {
       BOOST_TEST(p.pos[i][k] + p.radius[i] <= 3.0);
     }
     for (std::size_t j = 0; j < i; ++j)
-      if (!p.isWall(j) && !p.isClump[j]) BOOST_TEST((p.pos[i] - p.pos[j]).norm() >= p.radius[i] + p.radius[j]);
+      if (!p.isBoundary(j) && !p.isClump[j]) BOOST_TEST((p.pos[i] - p.pos[j]).norm() >= p.radius[i] + p.radius[j]);
   }
 }
 

@@ -47,7 +47,7 @@ nlohmann::json psdScene(const nlohmann::json& radius, std::size_t count, double 
 std::vector<double> psdRadii(const LoadedScene& s) {
   std::vector<double> r;
   for (std::size_t i = 0; i < s.scene.particles.size(); ++i)
-    if (!s.scene.particles.isWall(i)) r.push_back(s.scene.particles.radius[i]);
+    if (!s.scene.particles.isBoundary(i)) r.push_back(s.scene.particles.radius[i]);
   return r;
 }
 

@@ -58,7 +58,7 @@ std::map<double, double> unbalancedFromContacts(const std::filesystem::path& fil
       n += 1.0;
     }
     for (std::size_t i = 0; i < p.size(); ++i)
-      if (!p.isWall(i)) {
+      if (!p.isBoundary(i)) {
         sumBody += f[i].norm();
         bodies += 1.0;
       }

@@ -40,7 +40,7 @@ BOOST_AUTO_TEST_CASE(particles_parse_back_with_the_written_values) {
   const Particles& p = s.particles;
   std::vector<std::size_t> spheres;
   for (std::size_t i = 0; i < p.size(); ++i)
-    if (!p.isWall(i)) spheres.push_back(i);
+    if (!p.isBoundary(i)) spheres.push_back(i);
   BOOST_REQUIRE(g.nPoints == spheres.size());
   BOOST_TEST(g.nCells == spheres.size());
   for (const char* name : {"id", "radius", "velocity", "angularVelocity", "force", "torque", "material", "orientation",

@@ -1,0 +1,128 @@
+#include "facet_contacts.hpp"
+
+#include "contact_geometry.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dem {
+
+namespace {
+
+using Candidate = FacetContactScratch::Candidate;
+
+// The mesh's vertex ids of a candidate's feature (count = popcount of the feature bits).
+struct Feature {
+  std::uint32_t id[3];
+  int count;
+};
+Feature featureOf(const Particles& p, const Candidate& c) {
+  const Facet& f = p.facets[p.shapeIndex[c.facet]];
+  Feature r{{0, 0, 0}, 0};
+  for (int k = 0; k < 3; ++k)
+    if (c.feature & (1u << k)) r.id[r.count++] = f.vertex[k];
+  return r;
+}
+bool holds(const Feature& f, std::uint32_t v) { return std::find(f.id, f.id + f.count, v) != f.id + f.count; }
+// every vertex of a is one of b's
+bool within(const Feature& a, const Feature& b) {
+  for (int i = 0; i < a.count; ++i)
+    if (!holds(b, a.id[i])) return false;
+  return true;
+}
+// Whether touching candidate c (not on its face) is left out because of another touching one o.
+bool coveredBy(const Feature& fc, const Candidate& c, const Feature& fo, const Candidate& o) {
+  if (!within(fc, fo)) return false;
+  return fo.count > fc.count || o.facet < c.facet;  // a larger feature holds it, or the same feature
+}
+bool neighbours(const Particles& p, std::uint32_t facetA, std::uint32_t facetB) {
+  const Facet& a = p.facets[p.shapeIndex[facetA]];
+  const Facet& b = p.facets[p.shapeIndex[facetB]];
+  for (const std::uint32_t v : a.vertex)
+    if (std::find(b.vertex.begin(), b.vertex.end(), v) != b.vertex.end()) return true;
+  return false;
+}
+
+// The history columns of a contact (everything the kernel reads of its last step).
+constexpr std::size_t kHistory[] = {col::qw,   col::qx,   col::qy,    col::qz,    col::nx,   col::ny, col::nz,
+                                    col::px,   col::py,   col::pz,    col::ux,    col::uy,   col::uz, col::phix,
+                                    col::phiy, col::phiz, col::dampN, col::dampY, col::dampZ};
+
+// Contact `to` takes over the history of `from`, which is reset to a default contact's.
+void moveHistory(ContactStore& cs, std::size_t from, std::size_t to) {
+  const Contact d;
+  const double defaults[] = {d.frame.w(), d.frame.x(), d.frame.y(), d.frame.z(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+                             0.0,         0.0,         0.0,         0.0,         0.0, 0.0, 0.0, 0.0, 0.0};
+  for (std::size_t i = 0; i < std::size(kHistory); ++i) {
+    cs.at(kHistory[i], to) = cs.at(kHistory[i], from);
+    cs.at(kHistory[i], from) = defaults[i];
+  }
+  cs.realData()[to] = 1;
+  cs.realData()[from] = 0;
+  cs.noteRealChanged(static_cast<std::uint32_t>(from));
+  cs.noteRealChanged(static_cast<std::uint32_t>(to));
+}
+
+// One sphere's candidates with one mesh [b, e): which are left out, and the histories moved.
+bool resolveGroup(const Particles& p, ContactStore& cs, Candidate* b, Candidate* e, std::uint8_t* leftOut) {
+  for (Candidate* c = b; c != e; ++c) {
+    if (!c->touching || c->feature == kFaceFeature) continue;
+    const Feature fc = featureOf(p, *c);
+    for (Candidate* o = b; o != e; ++o)
+      if (o != c && o->touching && coveredBy(fc, *c, featureOf(p, *o), *o)) {
+        leftOut[c->k] = 1;
+        break;
+      }
+  }
+  bool changed = false;
+  for (Candidate* c = b; c != e; ++c) {
+    if (!c->touching || leftOut[c->k] || c->wasReal) continue;
+    for (Candidate* o = b; o != e; ++o) {
+      const bool counts = o->touching && !leftOut[o->k];
+      if (!o->wasReal || counts || !neighbours(p, c->facet, o->facet)) continue;
+      moveHistory(cs, o->k, c->k);
+      o->wasReal = false;  // (given once)
+      c->wasReal = true;
+      changed = true;
+      break;
+    }
+  }
+  return changed;
+}
+
+}  // namespace
+
+Vec3 apartDistance(const Vec3& d, double r1) {
+  const double len = d.norm();
+  return len > 0.0 ? Vec3((2.0 * r1 / len) * d) : Vec3(2.0 * r1, 0.0, 0.0);
+}
+
+bool resolveFacetContacts(const Particles& p, ContactStore& cs, std::size_t end, FacetContactScratch& scratch) {
+  scratch.leftOut.assign(end, 0);
+  auto& cand = scratch.candidates;
+  cand.clear();
+  const ContactType* type = cs.typeData();
+  for (std::size_t k = 0; k < end; ++k) {
+    if (type[k] != ContactType::SphereFacet) continue;
+    const std::uint32_t s = cs.id1(k), f = cs.id2(k);
+    const FacetPoint q = closestPointOnFacet(p.facets[p.shapeIndex[f]], p.pos[s]);
+    // u_N < 0 from the same input and formula as the kernel's
+    const bool touching = contactGeometry(pairInput(p, type[k], s, f, q.x), type[k]).uN < 0.0;
+    cand.push_back(
+        {s, p.facets[p.shapeIndex[f]].mesh, f, static_cast<std::uint32_t>(k), q.feature, touching, cs.real(k)});
+  }
+  // groups of one sphere and one mesh, each in increasing facet id (independent of the store's order)
+  std::sort(cand.begin(), cand.end(), [](const Candidate& a, const Candidate& b) {
+    return a.sphere != b.sphere ? a.sphere < b.sphere : a.mesh != b.mesh ? a.mesh < b.mesh : a.facet < b.facet;
+  });
+  bool changed = false;
+  for (std::size_t i = 0; i < cand.size();) {
+    std::size_t j = i + 1;
+    while (j < cand.size() && cand[j].sphere == cand[i].sphere && cand[j].mesh == cand[i].mesh) ++j;
+    if (j - i > 1) changed = resolveGroup(p, cs, cand.data() + i, cand.data() + j, scratch.leftOut.data()) || changed;
+    i = j;
+  }
+  return changed;
+}
+
+}  // namespace dem

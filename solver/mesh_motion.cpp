@@ -1,0 +1,33 @@
+#include "mesh_motion.hpp"
+
+namespace dem {
+
+bool moves(const MeshMotion& m) { return !m.vel.isZero(0.0) || !m.angVel.isZero(0.0); }
+
+// x(t) = c + v (t - t0) + R(w (t - t0)) (x0 - c)
+Vec3 meshPoint(const MeshMotion& m, const Vec3& x0, double t) {
+  const double s = t - m.time0;
+  return m.centre + s * m.vel + rotationQuat(s * m.angVel) * (x0 - m.centre);
+}
+
+bool placeMeshes(Particles& p, double t, double dt) {
+  bool any = false;
+  for (const Mesh& mesh : p.meshes) {
+    if (!moves(mesh.motion)) continue;
+    any = true;
+    const Quat R = rotationQuat((t - mesh.motion.time0) * mesh.motion.angVel);
+    for (std::uint32_t i = mesh.first; i < mesh.first + mesh.count; ++i) {
+      Facet& f = p.facets[p.shapeIndex[i]];
+      for (int k = 0; k < 3; ++k) f.v[k] = meshPoint(mesh.motion, f.v0[k], t);
+      const Vec3 centroid0 = (f.v0[0] + f.v0[1] + f.v0[2]) / 3.0;
+      p.pos[i] = meshPoint(mesh.motion, centroid0, t);
+      p.vel[i] = dt > 0.0 ? Vec3((p.pos[i] - meshPoint(mesh.motion, centroid0, t - dt)) / dt) : mesh.motion.vel;
+      p.angVel[i] = mesh.motion.angVel;
+      p.ori[i] = R;
+      p.velMidstep[i] = 1;
+    }
+  }
+  return any;
+}
+
+}  // namespace dem
