@@ -53,7 +53,7 @@ Contact makeContact(const Particles& p, const std::vector<Material>& materials, 
   c.id1 = e.swap ? b : a;
   c.id2 = e.swap ? a : b;
   if (c.type == ContactType::SphereSphere && c.id1 > c.id2) std::swap(c.id1, c.id2);
-  c.params = mixParams(law, pairMaterials(p, materials, c.id1, c.id2, c.type == ContactType::SphereWall));
+  c.params = mixParams(law, pairMaterials(p, materials, c.id1, c.id2, c.type != ContactType::SphereSphere));
   return c;
 }
 

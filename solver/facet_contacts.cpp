@@ -11,29 +11,13 @@ namespace {
 
 using Candidate = FacetContactScratch::Candidate;
 
-// The mesh's vertex ids of a candidate's feature (count = popcount of the feature bits).
-struct Feature {
-  std::uint32_t id[3];
-  int count;
-};
-Feature featureOf(const Particles& p, const Candidate& c) {
-  const Facet& f = p.facets[p.shapeIndex[c.facet]];
-  Feature r{{0, 0, 0}, 0};
-  for (int k = 0; k < 3; ++k)
-    if (c.feature & (1u << k)) r.id[r.count++] = f.vertex[k];
-  return r;
-}
-bool holds(const Feature& f, std::uint32_t v) { return std::find(f.id, f.id + f.count, v) != f.id + f.count; }
-// every vertex of a is one of b's
-bool within(const Feature& a, const Feature& b) {
-  for (int i = 0; i < a.count; ++i)
-    if (!holds(b, a.id[i])) return false;
-  return true;
-}
-// Whether touching candidate c (not on its face) is left out because of another touching one o.
-bool coveredBy(const Feature& fc, const Candidate& c, const Feature& fo, const Candidate& o) {
-  if (!within(fc, fo)) return false;
-  return fo.count > fc.count || o.facet < c.facet;  // a larger feature holds it, or the same feature
+// Whether touching candidate c is left out because of o: o is deeper (ties: the smaller facet id)
+// and c's closest point lies on or behind o's contact plane (facet_contacts.hpp).
+bool shadowedBy(const Candidate& c, const Candidate& o, const Vec3& centre, double r1) {
+  if (!(o.distance < c.distance || (o.distance == c.distance && o.facet < c.facet))) return false;
+  if (!(o.distance > 0.0)) return true;  // (the centre on o: everything else is behind)
+  const Vec3 n = (centre - o.point) / o.distance;
+  return (c.point - o.point).dot(n) <= 1e-9 * r1;
 }
 bool neighbours(const Particles& p, std::uint32_t facetA, std::uint32_t facetB) {
   const Facet& a = p.facets[p.shapeIndex[facetA]];
@@ -65,11 +49,12 @@ void moveHistory(ContactStore& cs, std::size_t from, std::size_t to) {
 
 // One sphere's candidates with one mesh [b, e): which are left out, and the histories moved.
 bool resolveGroup(const Particles& p, ContactStore& cs, Candidate* b, Candidate* e, std::uint8_t* leftOut) {
+  const Vec3& centre = p.pos[b->sphere];
+  const double r1 = p.radius[b->sphere];
   for (Candidate* c = b; c != e; ++c) {
-    if (!c->touching || c->feature == kFaceFeature) continue;
-    const Feature fc = featureOf(p, *c);
+    if (!c->touching) continue;
     for (Candidate* o = b; o != e; ++o)
-      if (o != c && o->touching && coveredBy(fc, *c, featureOf(p, *o), *o)) {
+      if (o != c && o->touching && shadowedBy(*c, *o, centre, r1)) {
         leftOut[c->k] = 1;
         break;
       }
@@ -108,8 +93,8 @@ bool resolveFacetContacts(const Particles& p, ContactStore& cs, std::size_t end,
     const FacetPoint q = closestPointOnFacet(p.facets[p.shapeIndex[f]], p.pos[s]);
     // u_N < 0 from the same input and formula as the kernel's
     const bool touching = contactGeometry(pairInput(p, type[k], s, f, q.x), type[k]).uN < 0.0;
-    cand.push_back(
-        {s, p.facets[p.shapeIndex[f]].mesh, f, static_cast<std::uint32_t>(k), q.feature, touching, cs.real(k)});
+    cand.push_back({s, p.facets[p.shapeIndex[f]].mesh, f, static_cast<std::uint32_t>(k), q.x, (q.x - p.pos[s]).norm(),
+                    touching, cs.real(k)});
   }
   // groups of one sphere and one mesh, each in increasing facet id (independent of the store's order)
   std::sort(cand.begin(), cand.end(), [](const Candidate& a, const Candidate& b) {

@@ -6,13 +6,16 @@
 // (contact_geometry.hpp, SphereFacet), on the triangle's face, one of its edges or one of its
 // vertices (facet_geometry.hpp). Near an edge or a vertex shared by several facets of a mesh the
 // sphere overlaps each of them; counted alone, a sphere rolling over a flat mesh would feel two or
-// more forces there. The rule (contact-feature elimination on the mesh's connectivity, in the
-// spirit of Kremmer & Favier 2001 and Hu et al. 2013): among the touching contacts of one sphere
-// with one mesh, a contact whose closest point lies on an edge or a vertex is left out when
-//   - another touching contact's feature contains that edge or vertex (the face of a facet having
-//     that edge, or an edge having that vertex), or
-//   - another touching contact lies on the same edge or vertex and its facet has a smaller id
-//     (one contact per shared feature).
+// more forces there. The rule (shadowed contacts are eliminated, in the spirit of Kremmer & Favier
+// 2001 and Hu et al. 2013): among the touching contacts of one sphere with one mesh, contact c is
+// left out when another touching contact o is deeper (a smaller distance |x_o - x1| from the centre
+// x1 to its closest point; on a tie, the smaller facet id) and c's closest point lies on or behind
+// o's contact plane (through x_o, normal (x1 - x_o)/|x1 - x_o|; within 1e-9 r1):
+//   - flat mesh: every other facet's closest point lies in the plane: one contact, the deepest
+//     (the face under the centre, or one of the facets meeting at the edge or vertex under it);
+//   - convex edge or vertex: the mesh lies behind the contact plane: one contact;
+//   - concave edge (a container's corner): each face's closest point lies in front of the other's
+//     plane: both count, as against two walls; likewise a sphere on a floor touching a step's edge.
 // A contact left out is given to the kernel as apart (u_N > 0): if it was real, it separates with
 // the usual booking of its stored shear energy.
 // History: a contact that counts and was not real at the last step takes over the history (frame,
@@ -23,11 +26,11 @@
 // releasing its energy (it moved with the history). Both flags changes are noted in the store.
 //
 // Limits. Flat and convex meshes: one contact where the sphere crosses an edge, no jump in the
-// force on a flat mesh (the closest point and the normal are continuous there). At a concave edge
-// (a corner of a container) the sphere touching both faces has two face contacts, as against two
-// walls. Facets of different meshes never merge. The rule takes a mesh's vertices as shared only
-// where their coordinates are equal (Particles::addMesh): a mesh whose neighbouring triangles do not
-// share exact vertices is a set of separate triangles.
+// force on a flat mesh (the closest point and the normal are continuous there). Facets of
+// different meshes never merge. History moves only between facets sharing a vertex, and a mesh's
+// vertices are shared only where their coordinates are equal (Particles::addMesh): on a mesh whose
+// neighbouring triangles do not share exact vertices a rolling sphere keeps one contact but its
+// spring restarts at each edge.
 
 #include "contacts.hpp"
 #include "particles.hpp"
@@ -41,7 +44,8 @@ struct FacetContactScratch {
   struct Candidate {
     std::uint32_t sphere, mesh, facet;  // particle ids of the sphere and the facet, the mesh index
     std::uint32_t k;                    // the contact's index
-    std::uint8_t feature;               // the facet's vertices of the closest point's feature (bits)
+    Vec3 point;                         // the closest point x_o
+    double distance;                    // |x_o - x1|
     bool touching;                      // u_N < 0
     bool wasReal;
   };

@@ -56,6 +56,7 @@ std::vector<Case> allCases() {
       latticeShearStressCase(),
       chainWavesCase(),
       hardSphereLimitCase(),
+      facetRollingCase(),
 #ifdef DEM_VERIFY_HAS_IO
       bitIdentityCase(),  // last: verification/CMakeLists.txt appends it when dem::io is built
 #endif

@@ -60,6 +60,7 @@ Case latticeLoveWeberCase();
 Case latticeShearStressCase();
 Case chainWavesCase();
 Case hardSphereLimitCase();
+Case facetRollingCase();
 // Only with dem::io (DEM_BUILD_IO).
 Case bitIdentityCase();
 
