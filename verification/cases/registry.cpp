@@ -57,6 +57,8 @@ std::vector<Case> allCases() {
       chainWavesCase(),
       hardSphereLimitCase(),
       facetRollingCase(),
+      facetBoxCase(),
+      facetEdgeVertexCase(),
 #ifdef DEM_VERIFY_HAS_IO
       bitIdentityCase(),  // last: verification/CMakeLists.txt appends it when dem::io is built
 #endif

@@ -61,6 +61,8 @@ Case latticeShearStressCase();
 Case chainWavesCase();
 Case hardSphereLimitCase();
 Case facetRollingCase();
+Case facetBoxCase();
+Case facetEdgeVertexCase();
 // Only with dem::io (DEM_BUILD_IO).
 Case bitIdentityCase();
 
