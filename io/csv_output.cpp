@@ -74,6 +74,8 @@ std::string CsvOutput::header(const CsvSpec& spec) {
   if (spec.packing != CsvSpec::Packing::None) h += ",packing_fraction";
   for (const std::size_t id : spec.walls)
     for (const char* c : {"fx", "fy", "fz", "tx", "ty", "tz"}) h += ",w" + std::to_string(id) + "_" + c;
+  for (std::size_t m = 0; m < spec.meshCount; ++m)
+    for (const char* c : {"fx", "fy", "fz", "tx", "ty", "tz"}) h += ",m" + std::to_string(m) + "_" + c;
   for (const std::size_t id : spec.particles)
     for (const char* c : {"x", "y", "z", "vx", "vy", "vz", "wx", "wy", "wz", "qw", "qx", "qy", "qz", "Lx", "Ly", "Lz"})
       h += ",p" + std::to_string(id) + "_" + c;
@@ -144,6 +146,15 @@ void CsvOutput::write(const Scene& s) {
   appendNumber(row_, s.time);
   writeLedger(s);
   writeMeasures(s);
+  if (spec_.meshCount > 0) {
+    const bool initial = s.stepCount == 0;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const std::vector<MeshLoad> loads = meshLoads(s.particles, s.contacts, s.time - s.dt());
+    for (std::size_t m = 0; m < spec_.meshCount; ++m) {
+      appendNumbers(row_, initial ? Vec3::Constant(nan) : loads.at(m).force);
+      appendNumbers(row_, initial ? Vec3::Constant(nan) : loads.at(m).torque);
+    }
+  }
   const Particles& p = s.particles;
   for (const std::size_t id : spec_.particles) {
     for (const Vec3* v : {&p.pos[id], &p.vel[id], &p.angVel[id]}) appendNumbers(row_, *v);

@@ -9,6 +9,8 @@
 //                         and without rattlers (solver/coordination.hpp), at ledger_time
 //   packing_fraction      csv.packing: of a box or of the cell (solver/packing_fraction.hpp), at time
 //   wID_fx .. wID_tz      csv.walls: force and torque on wall ID (solver/wall_loads.hpp), at ledger_time
+//   mK_fx .. mK_tz        csv.meshes: force and torque on mesh K (scene order; torque about its
+//                         rotation centre; solver/wall_loads.hpp), at ledger_time
 //   cell_work             periodic scenes with csv.cell: the ledger's work of the cell (energy.hpp)
 //   H_xx .. H_zz          the cell's H (row, column; columns are the side vectors) at `time`
 //   stress_xx .. stress_zz  the Love-Weber stress (Scene::stress) at ledger_time, Pa

@@ -17,6 +17,7 @@ struct CsvSpec {
   bool cell = false;                   // periodic scenes: cell work, H and the stress
   bool micromechanics = false;         // unbalanced force, coordination numbers
   std::vector<std::size_t> walls;      // wall ids whose force and torque are written
+  std::size_t meshCount = 0;           // meshes 0 .. meshCount-1: force and torque written (csv.meshes)
   enum class Packing { None, Box, Cell } packing = Packing::None;  // the packing fraction column
   std::array<double, 3> packingMin{}, packingMax{};                // Packing::Box: the box
 };

@@ -3,6 +3,8 @@
 #include "clump_report.hpp"
 #include "generators.hpp"
 #include "solver/laws.hpp"
+#include "solver/mesh_generators.hpp"
+#include "stl.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -40,13 +42,14 @@ class Loader {
 
   void load(const JsonNode& root) {
     root.requireObject();
-    root.keysOnly({"$schema", "description", "materials", "walls", "particles", "generators", "bodies", "clumps",
-                   "cell", "engine", "outputs"});
+    root.keysOnly({"$schema", "description", "materials", "walls", "meshes", "particles", "generators", "bodies",
+                   "clumps", "cell", "engine", "outputs"});
     if (root.has("description")) root["description"].string();
     if (root.has("$schema")) root["$schema"].string();
     if (root.has("cell")) cell(root["cell"]);
     if (root.has("materials")) materials(root["materials"]);
     if (root.has("walls")) forEach(root["walls"], [&](const JsonNode& n) { wall(n); });
+    if (root.has("meshes")) forEach(root["meshes"], [&](const JsonNode& n) { mesh(n); });
     if (root.has("particles")) forEach(root["particles"], [&](const JsonNode& n) { particle(n); });
     if (root.has("generators")) forEach(root["generators"], [&](const JsonNode& n) { generator(n); });
     if (root.has("bodies")) forEach(root["bodies"], [&](const JsonNode& n) { body(n); });
@@ -244,6 +247,71 @@ class Loader {
     if (!(normal.norm() > 0.0)) n["normal"].fail("a non-zero normal vector");
     const std::uint32_t mat = material(n["material"]);
     atPath(n, [&] { return s_.particles.addWall(point, normal, mat); });
+  }
+
+  // A mesh wall: triangles from an STL file or a generator, scaled, rotated and translated, with an
+  // optional prescribed motion (solver/mesh_motion.hpp).
+  void mesh(const JsonNode& n) {
+    n.keysOnly({"name", "material", "stl", "box", "cylinder", "hopper", "scale", "rotate", "translate", "motion"});
+    if (cell_) n.problem("meshes are not supported in a periodic scene (\"cell\"); remove the meshes or the cell");
+    int sources = 0;
+    for (const char* k : {"stl", "box", "cylinder", "hopper"}) sources += n.has(k);
+    if (sources != 1) n.problem("expected exactly one of \"stl\", \"box\", \"cylinder\", \"hopper\"");
+    const std::string name = n.has("name") ? n["name"].string() : std::string();
+    const std::uint32_t mat = material(n["material"]);
+    TriangleMesh tris = meshTriangles(n);
+    const double scale = n.has("scale") ? n["scale"].positive() : 1.0;
+    const Quat rot = n.has("rotate") ? n["rotate"].quat() : Quat::Identity();
+    const Vec3 shift = n.has("translate") ? n["translate"].vec3() : Vec3::Zero();
+    tris = atPath(n, [&] { return transformMesh(std::move(tris), scale, rot, shift); });
+    room(n, tris.size());
+    mark(n);
+    MeshMotion motion;
+    if (n.has("motion")) {
+      const JsonNode m = n["motion"];
+      m.keysOnly({"centre", "vel", "angVel"});
+      if (m.has("centre")) motion.centre = m["centre"].vec3();
+      if (m.has("vel")) motion.vel = m["vel"].vec3();
+      if (m.has("angVel")) motion.angVel = m["angVel"].vec3();
+    }
+    atPath(n, [&] { return s_.particles.addMesh(tris, mat, motion, name); });
+  }
+  TriangleMesh meshTriangles(const JsonNode& n) {
+    if (n.has("stl")) {
+      const JsonNode f = n["stl"];
+      std::string path = f.string();
+      if (path.empty()) f.fail("a non-empty file name");
+      const std::filesystem::path rel(path);  // relative to the scene file's directory
+      if (rel.is_relative()) path = (std::filesystem::path(f.file()).parent_path() / rel).string();
+      try {
+        return readStl(path);
+      } catch (const std::runtime_error& e) {
+        f.problem(std::string("cannot use the STL file: ") + e.what());
+      }
+    }
+    if (n.has("box")) {
+      const JsonNode b = n["box"];
+      b.keysOnly({"lo", "hi", "openTop"});
+      const Vec3 lo = b["lo"].vec3(), hi = b["hi"].vec3();
+      const bool open = b.has("openTop") && b["openTop"].boolean();
+      return atPath(b, [&] { return boxMesh(lo, hi, open); });
+    }
+    if (n.has("cylinder")) {
+      const JsonNode c = n["cylinder"];
+      c.keysOnly({"base", "axis", "radius", "height", "segments", "bottomCap", "topCap"});
+      const Vec3 base = c["base"].vec3(), axis = c["axis"].vec3();
+      const double r = c["radius"].positive(), h = c["height"].positive();
+      const auto seg = static_cast<int>(c.has("segments") ? c["segments"].integer(3, 100000) : 32);
+      const bool bottom = c.has("bottomCap") && c["bottomCap"].boolean();
+      const bool top = c.has("topCap") && c["topCap"].boolean();
+      return atPath(c, [&] { return cylinderMesh(base, axis, r, h, seg, bottom, top); });
+    }
+    const JsonNode c = n["hopper"];
+    c.keysOnly({"outlet", "axis", "outletRadius", "topRadius", "height", "segments"});
+    const Vec3 outlet = c["outlet"].vec3(), axis = c["axis"].vec3();
+    const double ro = c["outletRadius"].positive(), rt = c["topRadius"].positive(), h = c["height"].positive();
+    const auto seg = static_cast<int>(c.has("segments") ? c["segments"].integer(3, 100000) : 32);
+    return atPath(c, [&] { return coneMesh(outlet, axis, ro, rt, h, seg); });
   }
 
   void particle(const JsonNode& n) {
@@ -602,7 +670,7 @@ class Loader {
     if (n.has("progress")) o.progress = n["progress"].boolean();
     if (n.has("csv")) {
       const JsonNode c = n["csv"];
-      c.keysOnly({"file", "interval", "particles", "cell", "micromechanics", "walls", "packing"});
+      c.keysOnly({"file", "interval", "particles", "cell", "micromechanics", "walls", "meshes", "packing"});
       o.csv.cell = cell_.has_value();
       if (c.has("cell")) {
         o.csv.cell = c["cell"].boolean();
@@ -625,6 +693,10 @@ class Loader {
         for (std::size_t i = 0; i < s_.particles.size(); ++i)
           if (s_.particles.isWall(i)) o.csv.walls.push_back(i);
         if (o.csv.walls.empty()) c["walls"].problem("the scene has no walls; remove the key or set it to false");
+      }
+      if (c.has("meshes") && c["meshes"].boolean()) {
+        o.csv.meshCount = s_.particles.meshes.size();
+        if (o.csv.meshCount == 0) c["meshes"].problem("the scene has no meshes; remove the key or set it to false");
       }
       if (c.has("packing")) csvPacking(c["packing"], o.csv);
     }

@@ -7,7 +7,9 @@
 #include "vtu_binary.hpp"
 #include "vtu_reader.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <filesystem>
 #include <optional>
 #include <fstream>
@@ -18,7 +20,7 @@ namespace dem::io {
 
 namespace {
 
-constexpr int kVtkVertex = 1, kVtkLine = 3, kVtkHexahedron = 12;
+constexpr int kVtkVertex = 1, kVtkLine = 3, kVtkTriangle = 5, kVtkHexahedron = 12;
 
 // 17 significant digits: the value reads back to the same double.
 void append(std::string& s, double v) {
@@ -188,6 +190,68 @@ std::string contactsVtu(const Scene& scene) {
   return s;
 }
 
+// The force on each boundary body (wall or facet): the reaction -F of its real contacts.
+std::vector<Vec3> boundaryForces(const Scene& scene) {
+  std::vector<Vec3> f(scene.particles.size(), Vec3::Zero());
+  const ContactStore& cs = scene.contacts;
+  for (std::size_t k = 0; k < cs.size(); ++k)
+    if (cs.real(k) && cs.type(k) != ContactType::SphereSphere) f[cs.id2(k)] -= cs.vec(col::fx, k);
+  return f;
+}
+
+// Two triangles of the infinite wall i: the square centred on the projection of `centre`, of side
+// 2 half, in the wall's plane.
+void wallPatch(const Particles& p, std::size_t i, const Vec3& centre, double half, std::vector<Vec3>& pts) {
+  const Vec3 n = p.walls[p.shapeIndex[i]].normal;
+  const Vec3 c = centre - (centre - p.pos[i]).dot(n) * n;
+  const Vec3 u = n.unitOrthogonal(), v = n.cross(u);
+  const Vec3 q[4] = {c + half * (-u - v), c + half * (u - v), c + half * (u + v), c + half * (-u + v)};
+  for (const int k : {0, 1, 2, 0, 2, 3}) pts.push_back(q[k]);
+}
+
+std::string boundariesVtu(const Scene& scene) {
+  const Particles& p = scene.particles;
+  // walls drawn over the spheres' extent (and the facets'), twice its size
+  Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (!p.isWall(i) && !p.isClump[i]) {
+      lo = lo.cwiseMin(p.pos[i]);
+      hi = hi.cwiseMax(p.pos[i]);
+    }
+  const bool any = allFinite(lo) && allFinite(hi);
+  const Vec3 centre = any ? Vec3(0.5 * (lo + hi)) : Vec3::Zero();
+  const double half = any ? std::max((hi - lo).maxCoeff(), 1e-3) : 1.0;
+  std::vector<std::size_t> cells;  // the body of each triangle
+  std::vector<Vec3> pts;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p.isWall(i)) {
+      wallPatch(p, i, centre, half, pts);
+      cells.push_back(i);
+      cells.push_back(i);
+    } else if (p.isFacet(i)) {
+      for (const Vec3& v : p.facets[p.shapeIndex[i]].v) pts.push_back(v);
+      cells.push_back(i);
+    }
+  }
+  const std::vector<Vec3> force = boundaryForces(scene);
+  std::vector<std::size_t> idx(cells.size());
+  for (std::size_t c = 0; c < idx.size(); ++c) idx[c] = c;
+  std::string s;
+  gridStart(s, pts.size(), cells.size(), 3, kVtkTriangle, pts);
+  s += "      <CellData Scalars=\"id\" Vectors=\"force\">\n";
+  scalarArray(s, "Int64", "id", idx, [&](std::size_t c) { return cells[c]; });
+  // the mesh's index, -1 for an infinite wall
+  scalarArray(s, "Float64", "mesh", idx, [&](std::size_t c) {
+    return p.isFacet(cells[c]) ? static_cast<double>(p.facets[p.shapeIndex[cells[c]]].mesh) : -1.0;
+  });
+  scalarArray(s, "Int64", "material", idx, [&](std::size_t c) { return p.material[cells[c]]; });
+  vecArray(s, "velocity", idx, [&](std::size_t c) { return p.vel[cells[c]]; });
+  vecArray(s, "force", idx, [&](std::size_t c) { return p.isWall(cells[c]) ? Vec3(0.5 * force[cells[c]]) : force[cells[c]]; });
+  s += "      </CellData>\n";
+  gridEnd(s);
+  return s;
+}
+
 std::string cellVtu(const Scene& scene) {
   const Mat3& H = scene.cell.value().H();
   const Vec3 a = H.col(0), b = H.col(1), c = H.col(2);
@@ -262,10 +326,11 @@ VtkOutput::VtkOutput(std::string directory, std::string prefix, bool contacts, b
       contacts_(contacts),
       binary_(binary),
       compress_(compress) {
-  for (Series* s : {&particles_, &contactFiles_, &cellFiles_}) s->setText(std::string(kPvdHead));
+  for (Series* s : {&particles_, &contactFiles_, &cellFiles_, &boundaryFiles_}) s->setText(std::string(kPvdHead));
   particles_.name = prefix_;
   contactFiles_.name = prefix_ + "_contacts";
   cellFiles_.name = prefix_ + "_cell";
+  boundaryFiles_.name = prefix_ + "_walls";
 }
 
 namespace {
@@ -296,13 +361,15 @@ void VtkOutput::resume(const Scene& scene) {
   if (keep(particles_) == scene.time) lastStep_ = scene.stepCount;
   if (contacts_) keep(contactFiles_);
   if (scene.cell) keep(cellFiles_);
+  if (hasBoundaries(scene)) keep(boundaryFiles_);
 }
 
 bool VtkOutput::restore(const Scene& scene, const OutputState& state, const std::string& checkpoint) {
   bool restored = false;
-  for (Series* s : {&particles_, &contactFiles_, &cellFiles_}) {
+  for (Series* s : {&particles_, &contactFiles_, &cellFiles_, &boundaryFiles_}) {
     if (s == &contactFiles_ && !contacts_) continue;
     if (s == &cellFiles_ && !scene.cell) continue;
+    if (s == &boundaryFiles_ && !hasBoundaries(scene)) continue;
     const OutputRecord* rec = state.find(s->pvdName());
     if (!rec) continue;
     const std::string path = dir_ + "/" + s->pvdName();
@@ -346,7 +413,7 @@ void VtkOutput::removeSnapshotsAfter(const Series& series, std::optional<std::ui
 }
 
 void VtkOutput::removeTemporaries() const {
-  for (const Series* s : {&particles_, &contactFiles_, &cellFiles_}) {
+  for (const Series* s : {&particles_, &contactFiles_, &cellFiles_, &boundaryFiles_}) {
     std::error_code ec;
     const std::string tmp = dir_ + "/" + s->pvdName() + ".tmp";
     if (!std::filesystem::remove(tmp, ec) && ec)
@@ -364,9 +431,9 @@ void VtkOutput::removeTemporaries() const {
 }
 
 void VtkOutput::records(std::vector<OutputRecord>& out) const {
-  for (const Series* s : {&particles_, &contactFiles_, &cellFiles_}) {
+  for (const Series* s : {&particles_, &contactFiles_, &cellFiles_, &boundaryFiles_}) {
     if (s == &contactFiles_ && !contacts_) continue;
-    if (s == &cellFiles_ && !s->lastStep) continue;
+    if ((s == &cellFiles_ || s == &boundaryFiles_) && !s->lastStep) continue;
     OutputRecord r;
     r.kind = OutputRecord::Kind::Collection;
     r.file = s->pvdName();
@@ -393,6 +460,7 @@ void VtkOutput::write(const Scene& scene) {
   lastStep_ = scene.stepCount;
   add(particles_, scene, particlesVtu(scene));
   if (scene.cell) add(cellFiles_, scene, cellVtu(scene));
+  if (hasBoundaries(scene)) add(boundaryFiles_, scene, boundariesVtu(scene));
   if (contacts_) add(contactFiles_, scene, contactsVtu(scene));
 }
 

@@ -14,6 +14,11 @@
 // Contacts (optional) are lines (VTK_LINE) from particle 1's centre to particle 2's centre (a wall
 // contact ends at the contact point; in a periodic cell a contact ends at the image x2 + H cellDist) with cell data id1, id2, normalForce (|F.n|, N), force (on
 // particle 1), overlap (-u_N).
+// Walls and meshes (scenes with either): triangles (VTK_TRIANGLE), each facet as it lies at the
+// scene's time (moving meshes move), each infinite wall as a square of two triangles centred on
+// the spheres and twice their extent, in PREFIX_walls_NNN.vtu + PREFIX_walls.pvd, with cell data id
+// (the body), mesh (its index, -1 for a wall), material, velocity and force (the contacts' reaction
+// on the body, split between a wall's two triangles) (ParaView: Surface, or Wireframe).
 // Periodic cell (scenes with a cell): the parallelepiped spanned by H's columns from the origin as
 // one VTK_HEXAHEDRON (8 points: 0, h1, h1+h2, h2, h3, h1+h3, h1+h2+h3, h2+h3) with cell data H (9
 // components, row-major), stress (Scene::stress, 9, row-major) and volume, in PREFIX_cell_NNN.vtu +
@@ -40,6 +45,11 @@ std::string particlesVtu(const Scene& scene);
 std::string contactsVtu(const Scene& scene);
 // Requires scene.cell.
 std::string cellVtu(const Scene& scene);
+// Walls and facets (see above); whether the scene has any.
+std::string boundariesVtu(const Scene& scene);
+inline bool hasBoundaries(const Scene& scene) {
+  return !scene.particles.walls.empty() || !scene.particles.facets.empty();
+}
 
 struct PvdEntry {
   double time;
@@ -52,7 +62,7 @@ std::string_view pvdTail();
 class VtkOutput {
  public:
   // Snapshots go to DIR/PREFIX_NNNNNNNNN.vtu (NNN: the step), DIR/PREFIX_contacts_NNN.vtu,
-  // DIR/PREFIX_cell_NNN.vtu (periodic scenes), and the collections DIR/PREFIX.pvd,
+  // DIR/PREFIX_cell_NNN.vtu (periodic scenes), DIR/PREFIX_walls_NNN.vtu (walls, meshes), and the collections DIR/PREFIX.pvd,
   // DIR/PREFIX_contacts.pvd, DIR/PREFIX_cell.pvd.
   // binary: appended raw data (io/vtu_binary.hpp), zlib-compressed when `compress`; else ASCII.
   VtkOutput(std::string directory, std::string prefix, bool contacts, bool binary = false, bool compress = false);
@@ -88,7 +98,7 @@ class VtkOutput {
   std::string dir_, prefix_;
   bool contacts_;
   bool binary_ = false, compress_ = false;
-  Series particles_, contactFiles_, cellFiles_;
+  Series particles_, contactFiles_, cellFiles_, boundaryFiles_;
   std::uint64_t lastStep_ = ~std::uint64_t{0};
 };
 

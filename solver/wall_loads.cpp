@@ -21,4 +21,22 @@ std::vector<WallLoad> wallLoads(const Particles& p, const ContactStore& contacts
   return loads;
 }
 
+std::vector<MeshLoad> meshLoads(const Particles& p, const ContactStore& contacts, double t) {
+  std::vector<MeshLoad> loads(p.meshes.size());
+  std::vector<Vec3> centre(p.meshes.size());
+  for (std::size_t m = 0; m < p.meshes.size(); ++m) {
+    loads[m].mesh = m;
+    const MeshMotion& mo = p.meshes[m].motion;
+    centre[m] = mo.centre + (t - mo.time0) * mo.vel;
+  }
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    if (!contacts.real(k) || contacts.type(k) != ContactType::SphereFacet) continue;
+    const std::uint32_t m = p.facets[p.shapeIndex[contacts.id2(k)]].mesh;
+    const Vec3 f = -contacts.vec(col::fx, k);
+    loads[m].force += f;
+    loads[m].torque += (contacts.vec(col::px, k) - centre[m]).cross(f);
+  }
+  return loads;
+}
+
 }  // namespace dem

@@ -20,4 +20,14 @@ struct WallLoad {
 // One entry per wall, in increasing particle id.
 std::vector<WallLoad> wallLoads(const Particles& p, const ContactStore& contacts);
 
+// The load on each mesh wall: the reaction -F of its facets' real contacts and its moment about the
+// mesh's rotation centre at time t (MeshMotion: c + v (t - t0)), (c_k - centre) x (-F).
+struct MeshLoad {
+  std::size_t mesh = 0;  // index into Particles::meshes
+  Vec3 force = Vec3::Zero();
+  Vec3 torque = Vec3::Zero();
+};
+// One entry per mesh, in mesh order.
+std::vector<MeshLoad> meshLoads(const Particles& p, const ContactStore& contacts, double t);
+
 }  // namespace dem
