@@ -22,11 +22,11 @@ Particles displaced(const Particles& p, double dL) {
   Particles q = p;
   double top = 0.0;
   for (std::size_t i = 0; i < q.size(); ++i)
-    if (!q.isWall(i)) top = std::max(top, q.pos[i][2]);
+    if (!q.isBoundary(i)) top = std::max(top, q.pos[i][2]);
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> u(-0.2 * dL, 0.2 * dL);
   for (std::size_t i = 0; i < q.size(); ++i) {
-    if (q.isWall(i)) continue;
+    if (q.isBoundary(i)) continue;
     q.pos[i] += Vec3(1.2 * dL * q.pos[i][2] / top + u(rng), u(rng), u(rng));
   }
   return q;

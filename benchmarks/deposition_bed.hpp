@@ -42,7 +42,7 @@ inline double meanSphereSpeed(const Scene& s) {
   double sum = 0.0;
   std::size_t n = 0;
   for (std::size_t i = 0; i < s.particles.size(); ++i)
-    if (!s.particles.isWall(i)) {
+    if (!s.particles.isBoundary(i)) {
       sum += s.particles.vel[i].norm();
       ++n;
     }
@@ -216,7 +216,7 @@ inline const Scene& depositionBed(std::size_t n) {
 // Number of spheres (non-wall bodies) of a scene.
 inline std::size_t sphereCount(const Scene& s) {
   std::size_t n = 0;
-  for (std::size_t i = 0; i < s.particles.size(); ++i) n += !s.particles.isWall(i);
+  for (std::size_t i = 0; i < s.particles.size(); ++i) n += !s.particles.isBoundary(i);
   return n;
 }
 

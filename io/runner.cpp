@@ -34,7 +34,8 @@ void removeIfPresent(const std::string& path) {
 // Rule: a restart keeps the outputs' names (the CSV file, the VTK prefix) that the checkpoint records.
 void checkOutputNames(const OutputSpec& o, const OutputState& recorded, const std::string& dir,
                       const std::string& ckpt) {
-  const std::string pvds[] = {o.vtk.prefix + ".pvd", o.vtk.prefix + "_contacts.pvd", o.vtk.prefix + "_cell.pvd"};
+  const std::string pvds[] = {o.vtk.prefix + ".pvd", o.vtk.prefix + "_contacts.pvd", o.vtk.prefix + "_cell.pvd",
+                              o.vtk.prefix + "_walls.pvd"};
   for (const OutputRecord& f : recorded.files) {
     const bool csv = f.kind == OutputRecord::Kind::Appended;
     if (csv ? !o.csv.interval || f.file == o.csv.file || (o.contacts.interval && f.file == o.contacts.file)
@@ -129,6 +130,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
       active.push_back(o.vtk.prefix + ".pvd");
       if (o.vtk.contacts) active.push_back(o.vtk.prefix + "_contacts.pvd");
       if (scene.cell) active.push_back(o.vtk.prefix + "_cell.pvd");
+      if (hasBoundaries(scene)) active.push_back(o.vtk.prefix + "_walls.pvd");
     }
     for (const OutputRecord& f : restore->files) {
       if (std::find(active.begin(), active.end(), f.file) == active.end()) continue;

@@ -261,7 +261,7 @@ class Loader {
     const std::uint32_t mat = material(n["material"]);
     TriangleMesh tris = meshTriangles(n);
     const double scale = n.has("scale") ? n["scale"].positive() : 1.0;
-    const Quat rot = n.has("rotate") ? n["rotate"].quat() : Quat::Identity();
+    const Quat rot = n.has("rotate") ? n["rotate"].quat() : Quat(Quat::Identity());
     const Vec3 shift = n.has("translate") ? n["translate"].vec3() : Vec3::Zero();
     tris = atPath(n, [&] { return transformMesh(std::move(tris), scale, rot, shift); });
     room(n, tris.size());
@@ -794,6 +794,7 @@ class Loader {
       std::vector<std::string> series = {o.vtk.prefix};
       if (o.vtk.contacts) series.push_back(o.vtk.prefix + "_contacts");
       if (cell_) series.push_back(o.vtk.prefix + "_cell");
+      if (!s_.particles.walls.empty() || !s_.particles.facets.empty()) series.push_back(o.vtk.prefix + "_walls");
       for (const std::string& sname : series) {
         names.push_back({sname + ".pvd", false, true, "outputs.vtk.prefix", given("vtk", "prefix"), "the VTK collection"});
         names.push_back({sname, true, true, "outputs.vtk.prefix", given("vtk", "prefix"), "the VTK snapshots"});

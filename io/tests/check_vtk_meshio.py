@@ -27,6 +27,7 @@ PARTICLE_ARRAYS = {"radius": 1, "velocity": 3, "angularVelocity": 3, "force": 3,
                    "orientation": 4, "angularMomentum": 3, "bodyOrientation": 4, "bodyAngularMomentum": 3, "clump": 1}
 CONTACT_ARRAYS = {"normalForce": 1, "force": 3, "overlap": 1}
 CELL_ARRAYS = {"H": 9, "stress": 9, "volume": 1}
+WALL_ARRAYS = {"id": 1, "mesh": 1, "material": 1, "velocity": 3, "force": 3}
 
 
 def fail(msg):
@@ -89,6 +90,12 @@ def check_vtu(path, kind):
         data = {k: v[0] for k, v in mesh.cell_data.items()} if len(lines) else {}
         if len(lines):
             check_arrays(path, data, CONTACT_ARRAYS, len(lines), "cell")
+    elif kind == "walls":
+        tris = cells.get("triangle")
+        if tris is None or len(tris) == 0 or tris.min() < 0 or tris.max() >= n:
+            fail(f"{path}: expected triangles on its points")
+        data = {k: v[0] for k, v in mesh.cell_data.items()}
+        check_arrays(path, data, WALL_ARRAYS, len(tris), "cell")
     elif kind == "cell":
         hexes = cells.get("hexahedron")
         if hexes is None or len(hexes) != 1 or n != 8:
@@ -105,6 +112,8 @@ def kind_of(pvd_name):
         return "contacts"
     if pvd_name.endswith("_cell.pvd"):
         return "cell"
+    if pvd_name.endswith("_walls.pvd"):
+        return "walls"
     return "particles"
 
 

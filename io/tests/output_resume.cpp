@@ -162,7 +162,8 @@ BOOST_AUTO_TEST_CASE(vtk_collections_are_cut_back_and_later_snapshots_removed) {
       s.run(10);
     }
   }
-  BOOST_REQUIRE(state.files.size() == 2u);  // p.pvd, p_contacts.pvd
+  BOOST_REQUIRE(state.files.size() == 3u);  // p.pvd, p_contacts.pvd, p_walls.pvd (the scene has walls)
+  BOOST_TEST(state.files[2].file == "p_walls.pvd");
   BOOST_TEST(state.files[0].file == "p.pvd");
   BOOST_TEST(state.files[0].hasSnapshot);
   BOOST_TEST(state.files[0].lastStep == 20u);
@@ -176,9 +177,10 @@ BOOST_AUTO_TEST_CASE(vtk_collections_are_cut_back_and_later_snapshots_removed) {
     BOOST_TEST(vtk.restore(at20, state, "restart.ckpt"));
   }
   BOOST_TEST((resumeSlurp(kResumeDir / "p.pvd") == pvdAtCheckpoint));
-  for (const char* f : {"p_000000020.vtu", "p_contacts_000000020.vtu"})
+  for (const char* f : {"p_000000020.vtu", "p_contacts_000000020.vtu", "p_walls_000000020.vtu"})
     BOOST_TEST(std::filesystem::exists(kResumeDir / f));
-  for (const char* f : {"p_000000030.vtu", "p_000000040.vtu", "p_contacts_000000040.vtu", "p_000000050.vtu.tmp"})
+  for (const char* f : {"p_000000030.vtu", "p_000000040.vtu", "p_contacts_000000040.vtu", "p_walls_000000040.vtu",
+                        "p_000000050.vtu.tmp"})
     BOOST_TEST(!std::filesystem::exists(kResumeDir / f));
 
   // A collection whose recorded entries were changed is refused.
