@@ -277,6 +277,9 @@ nlohmann::json sceneJson(const PyScene& ps, std::uint64_t steps) {
     throw std::invalid_argument("save_scene: the scene has run " + std::to_string(s.stepCount) +
                                 " steps; a scene file holds an initial state (save a checkpoint instead)");
   if (s.cell) throw std::invalid_argument("save_scene: periodic scenes are not supported");
+  if (!p.meshes.empty())
+    throw std::invalid_argument("save_scene: scenes with mesh walls are not supported (write the scene file's "
+                                "\"meshes\" by hand, or save a checkpoint)");
   const auto vec = [](const dem::Vec3& v) { return nlohmann::json::array({v[0], v[1], v[2]}); };
   nlohmann::json j = nlohmann::json::object();
   j["materials"] = nlohmann::json::array();

@@ -1,5 +1,7 @@
 #include "builders.hpp"
 
+#include "mesh_generators.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -74,11 +76,16 @@ Scene depositionScene(const DepositionSpec& spec) {
   const auto nz = static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(spec.n) / 4.0)));
   const std::size_t nx = std::max<std::size_t>(1, 2 * nz);
   const double L = static_cast<double>(nx) * spacing;
-  s.particles.addWall(Vec3::Zero(), Vec3::UnitZ(), 0);
-  s.particles.addWall(Vec3::Zero(), Vec3::UnitX(), 0);
-  s.particles.addWall(Vec3(L, 0, 0), -Vec3::UnitX(), 0);
-  s.particles.addWall(Vec3::Zero(), Vec3::UnitY(), 0);
-  s.particles.addWall(Vec3(0, L, 0), -Vec3::UnitY(), 0);
+  if (spec.meshBox) {
+    const double layers = std::ceil(static_cast<double>(spec.n) / static_cast<double>(nx * nx));
+    s.particles.addMesh(boxMesh(Vec3::Zero(), Vec3(L, L, 2.0 * (layers + 1.0) * spacing), true), 0);
+  } else {
+    s.particles.addWall(Vec3::Zero(), Vec3::UnitZ(), 0);
+    s.particles.addWall(Vec3::Zero(), Vec3::UnitX(), 0);
+    s.particles.addWall(Vec3(L, 0, 0), -Vec3::UnitX(), 0);
+    s.particles.addWall(Vec3::Zero(), Vec3::UnitY(), 0);
+    s.particles.addWall(Vec3(0, L, 0), -Vec3::UnitY(), 0);
+  }
   std::mt19937_64 rng(spec.seed);
   std::uniform_real_distribution<double> u(-jitter, jitter);
   for (std::size_t k = 0; k < spec.n; ++k) {

@@ -30,6 +30,7 @@ struct DepositionSpec {
   double verletDist = -0.1;
   double speed = 0.0;  // random initial velocity components in [-speed, speed] (a stirred pour)
   std::uint64_t seed = 1;
+  bool meshBox = false;  // the box as a mesh wall (boxMesh, open top, twice the fill's height) instead of 5 walls
 };
 
 // The poured (not yet settled) scene: walls first, then the spheres.

@@ -41,6 +41,8 @@ void moveHistory(ContactStore& cs, std::size_t from, std::size_t to) {
     cs.at(kHistory[i], to) = cs.at(kHistory[i], from);
     cs.at(kHistory[i], from) = defaults[i];
   }
+  // the giver holds what a contact that is not real holds: no force, torques or energy
+  for (std::size_t c = col::fx; c <= col::dissipated; ++c) cs.at(c, from) = 0.0;
   cs.realData()[to] = 1;
   cs.realData()[from] = 0;
   cs.noteRealChanged(static_cast<std::uint32_t>(from));
