@@ -360,6 +360,12 @@ class ContactStore {
     for (std::size_t k = 0; k < size_; ++k) n += real_[k];
     return n;
   }
+  // The real contacts of one type.
+  std::size_t countReal(ContactType t) const {
+    std::size_t n = 0;
+    for (std::size_t k = 0; k < size_; ++k) n += real_[k] && type_[k] == t;
+    return n;
+  }
 
   // Per-particle list of (contact index << 1 | side), side 0 = particle is id1, 1 = id2, in
   // increasing contact index; rebuilt only after the contact set changed.

@@ -8,7 +8,8 @@
 //            than kParallelThreshold particles and potential contacts, so the particle and contact
 //            loops run in parallel (checked). Checkpoint: a 200-sphere frictional pour with both laws,
 //            1000 steps straight against 500 steps, io::checkpointBytes, io::sceneFromCheckpointBytes
-//            into a new Scene, and 500 more.
+//            into a new Scene, and 500 more. Both again with the box as a mesh wall of 10 triangles
+//            (DepositionSpec.meshBox; Cundall law).
 // Reference: the run with one thread, and the run without the stop.
 // Tolerance: 0. The error is the number of bytes that differ between the two final states, each
 //            written as a checkpoint image (every particle array, the contacts with their history,
@@ -36,9 +37,10 @@ double differingBytes(const std::string& a, const std::string& b) {
   return static_cast<double>(n);
 }
 
-Scene stirredPour(ContactLaw law, std::size_t n) {
+Scene stirredPour(ContactLaw law, std::size_t n, bool meshBox = false) {
   DepositionSpec spec;
   spec.n = n;
+  spec.meshBox = meshBox;
   spec.material.frictionAngle = 0.4;
   if (law == ContactLaw::HertzMindlin) spec.material.restitution = 0.5;
   spec.damping = 0.2;
@@ -49,24 +51,26 @@ Scene stirredPour(ContactLaw law, std::size_t n) {
 }
 
 // The final state after `steps` with `threads` OpenMP threads (the caller's count restored).
-std::string runWithThreads(ContactLaw law, int threads, std::uint64_t steps) {
+std::string runWithThreads(ContactLaw law, int threads, std::uint64_t steps, bool meshBox = false) {
   const int saved = omp_get_max_threads();
   omp_set_num_threads(threads);
-  Scene s = stirredPour(law, 2500);
+  Scene s = stirredPour(law, 2500, meshBox);
   s.run(steps);
   omp_set_num_threads(saved);
   if (s.particles.size() <= kParallelThreshold || s.contacts.size() <= kParallelThreshold)
     throw std::logic_error("bit_identity: the loops did not run in parallel");
   if (s.contacts.countReal() == 0 || !(s.energy.frictionDissipated > 0.0))
     throw std::logic_error("bit_identity: no contacts or no sliding in the threads' run");
+  if (meshBox && s.contacts.countReal(ContactType::SphereFacet) == 0)
+    throw std::logic_error("bit_identity: no facet contact in the mesh box's run");
   return io::checkpointBytes(s);
 }
 
 // Run 2n straight against n, a checkpoint image, a new Scene from it, n more.
-double checkpointRoundTrip(ContactLaw law, std::uint64_t n) {
-  Scene straight = stirredPour(law, 200);
+double checkpointRoundTrip(ContactLaw law, std::uint64_t n, bool meshBox = false) {
+  Scene straight = stirredPour(law, 200, meshBox);
   straight.run(2 * n);
-  Scene first = stirredPour(law, 200);
+  Scene first = stirredPour(law, 200, meshBox);
   first.run(n);
   Scene resumed = io::sceneFromCheckpointBytes(io::checkpointBytes(first), "bit_identity");
   resumed.run(n);
@@ -85,6 +89,8 @@ Case bitIdentityCase() {
   for (const std::string law : {"cundall_", "hertz_mindlin_"})
     for (const std::string row : {"threads_2_vs_1", "threads_3_vs_1", "checkpoint_round_trip"})
       c.quantities.push_back({law + row + "_bytes", zero, std::nullopt, "bytes"});
+  for (const std::string row : {"threads_2_vs_1", "threads_3_vs_1", "checkpoint_round_trip"})
+    c.quantities.push_back({"mesh_box_" + row + "_bytes", zero, std::nullopt, "bytes"});
   c.run = [](double) {
     RunOutput out;
     for (const ContactLaw law : {ContactLaw::Cundall, ContactLaw::HertzMindlin}) {
@@ -94,6 +100,13 @@ Case bitIdentityCase() {
       out.errors[t + "threads_3_vs_1_bytes"] = differingBytes(runWithThreads(law, 3, 100), one);
       out.errors[t + "checkpoint_round_trip_bytes"] = checkpointRoundTrip(law, 500);
     }
+    // mesh walls (Cundall): the facet contacts' decisions and moved histories
+    const std::string one = runWithThreads(ContactLaw::Cundall, 1, 100, true);
+    out.errors["mesh_box_threads_2_vs_1_bytes"] =
+        differingBytes(runWithThreads(ContactLaw::Cundall, 2, 100, true), one);
+    out.errors["mesh_box_threads_3_vs_1_bytes"] =
+        differingBytes(runWithThreads(ContactLaw::Cundall, 3, 100, true), one);
+    out.errors["mesh_box_checkpoint_round_trip_bytes"] = checkpointRoundTrip(ContactLaw::Cundall, 500, true);
     return out;
   };
   return c;
