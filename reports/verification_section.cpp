@@ -220,6 +220,11 @@ Plot convergencePlot(const CaseInfo& c, const Table& levels, std::string& pairwi
                   colour,
                   {}};
     for (std::size_t k = 0; k < dts.size(); ++k) measured.points.emplace_back(dts[k], errs[k]);
+    // An error that is zero at every level has no point on log axes: its legend entry says so.
+    if (std::none_of(errs.begin(), errs.end(), [](double e) { return e > 0 && std::isfinite(e); })) {
+      measured.title = q.quantity + " (" + kindLegend(q) + "; error 0 at every dt, not drawn)";
+      measured.keyOnly = true;
+    }
     p.lines.push_back(measured);
     if (q.hasOrder && std::isfinite(q.fitted)) {
       std::vector<std::size_t> used;
