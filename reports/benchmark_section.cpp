@@ -20,6 +20,13 @@ std::string shareText(const BenchRun& r, const std::string& key) {
   return it == r.counters.end() ? "" : fixed(100 * it->second, 1) + " %";
 }
 
+// A benchmark name that may break after each '/' (family/N:1000/threads:2/real_time).
+std::string breakAtSlashes(const std::string& name) {
+  std::string out;
+  for (char ch : esc(name)) out += ch == '/' ? std::string("/<wbr>") : std::string(1, ch);
+  return out;
+}
+
 std::string itemName(const BenchRun& r) { return r.label.empty() ? "items" : r.label; }
 
 std::string runTable(const std::vector<BenchRun>& runs) {
@@ -29,14 +36,16 @@ std::string runTable(const std::vector<BenchRun>& runs) {
     hasCoordination = hasCoordination || r.counters.count("contacts_per_sphere");
     hasShares = hasShares || r.counters.count("collider_share");
   }
-  std::string h = "<table class=\"bench\"><thead><tr><th>benchmark</th><th>N</th><th>threads</th>"
-                  "<th>time / iteration</th><th>items/s</th><th>ns / item</th><th>item</th>";
+  // In a box that scrolls sideways when the columns do not fit the page (names break at any character).
+  std::string h =
+      "<div class=\"scroll\"><table class=\"bench\"><thead><tr><th>benchmark</th><th>N</th><th>threads</th>"
+      "<th>time / iteration</th><th>items/s</th><th>ns / item</th><th>item</th>";
   if (hasContacts) h += "<th>contacts</th><th>contacts/s</th>";
   if (hasCoordination) h += "<th>contacts / sphere</th>";
-  if (hasShares) h += "<th>collider</th><th>contacts</th><th>integrator</th>";
+  if (hasShares) h += "<th>collider %</th><th>contacts %</th><th>integrator %</th>";
   h += "</tr></thead><tbody>\n";
   for (const auto& r : runs) {
-    h += "<tr><td><code>" + esc(r.name) + "</code></td>";
+    h += "<tr><td class=\"name\"><code>" + breakAtSlashes(r.name) + "</code></td>";
     h += "<td class=\"num\">" + (r.counters.count("particles") ? fixed(r.counter("particles"), 0) : "") + "</td>";
     h += "<td class=\"num\">" + (r.counters.count("omp_threads") ? fixed(r.counter("omp_threads"), 0) : "") + "</td>";
     h += "<td class=\"num\">" + duration(r.realTimeSeconds()) + "</td>";
@@ -54,7 +63,7 @@ std::string runTable(const std::vector<BenchRun>& runs) {
            shareText(r, "contact_share") + "</td><td class=\"num\">" + shareText(r, "integrator_share") + "</td>";
     h += "</tr>\n";
   }
-  return h + "</tbody></table>\n";
+  return h + "</tbody></table></div>\n";
 }
 
 // Scaling plots of one family whose runs carry the `particles` counter.
@@ -120,15 +129,16 @@ std::string headline(const std::vector<BenchRun>& runs) {
   for (const auto& r : runs)
     if (r.counters.count("particles")) largest[r.family] = std::max(largest[r.family], r.counter("particles"));
   if (largest.empty()) return {};
-  std::string h = "<table class=\"bench\"><thead><tr><th>benchmark family</th><th>N</th><th>threads</th>"
-                  "<th>rate</th><th>item</th></tr></thead><tbody>\n";
+  std::string h =
+      "<div class=\"scroll\"><table class=\"bench\"><thead><tr><th>benchmark family</th><th>N</th><th>threads</th>"
+      "<th>rate</th><th>item</th></tr></thead><tbody>\n";
   for (const auto& r : runs) {
     if (!r.counters.count("particles") || r.counter("particles") != largest[r.family]) continue;
     h += "<tr><td>" + esc(r.family) + "</td><td class=\"num\">" + fixed(r.counter("particles"), 0) +
          "</td><td class=\"num\">" + fixed(r.counter("omp_threads", 1), 0) + "</td><td class=\"num\">" +
          rate(r.itemsPerSecond) + "</td><td>" + esc(itemName(r)) + "</td></tr>\n";
   }
-  return h + "</tbody></table>\n";
+  return h + "</tbody></table></div>\n";
 }
 
 }  // namespace

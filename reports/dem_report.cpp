@@ -34,6 +34,13 @@ tr.fail td { color: #b00020; } .fail { color: #b00020; font-weight: bold; } .ok 
 figure { margin: 1em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 figcaption { font-size: .85em; color: #555; } code { background: #f6f6f6; padding: 0 .2em; }
 #report-check { font-size: .8em; color: #777; }
+#verification-table { width: 100%; } #verification-table td.quantity { min-width: 11em; }
+#verification-table td.kind { font-size: .85em; min-width: 14em; }
+#machine-table th { white-space: nowrap; text-align: left; } .kind.order { color: #0b4f8a; } .kind.roundoff { color: #2f6b2f; }
+.kind.bound { color: #7a3e00; } .kind.undeclared { color: #b00020; font-weight: bold; }
+td.flags code { overflow-wrap: anywhere; font-size: .9em; }
+div.scroll { max-width: 100%; overflow-x: auto; } table.bench { font-size: .8em; }
+table.bench th, table.bench td { padding: .2em .3em; } table.bench td.name { min-width: 13em; }
 nav a { margin-right: 1em; }
 )";
 
@@ -106,10 +113,14 @@ int main(int argc, char* argv[]) {
     const bool hasApi = fs::exists(fs::path(dir) / "api" / "index.html");
     if (hasApi) h += "<a href=\"api/index.html\">API reference</a>";
     h += "</nav>\n";
-    h += "<h2 id=\"machine\">Machine and build</h2>\n<table>";
+    h += "<h2 id=\"machine\">Machine and build</h2>\n<table id=\"machine-table\">";
     for (const auto& [k, val] : m.items) {
-      std::string shown = val.size() > 160 ? val.substr(0, 157) + "..." : val;
-      h += "<tr><th>" + esc(k) + "</th><td>" + esc(shown) + "</td></tr>";
+      // The compile flags in full (every one counts for the figures below), as code that wraps.
+      if (k == "compile flags")
+        h += "<tr><th>" + esc(k) + "</th><td class=\"flags\"><code>" + esc(val) + "</code></td></tr>";
+      else
+        h +=
+            "<tr><th>" + esc(k) + "</th><td>" + esc(val.size() > 160 ? val.substr(0, 157) + "..." : val) + "</td></tr>";
     }
     h += "</table>\n";
     h += "<h2 id=\"verification\">Verification</h2>\n";
@@ -118,8 +129,13 @@ int main(int argc, char* argv[]) {
     h += "<p>How to read it: each case runs at several timesteps (halving); <em>error</em> and "
          "<em>tolerance</em> are those of the first (largest) dt, and the tolerance, from theory, is checked "
          "at every level. <em>fitted order</em> is the least-squares slope of log(error) vs log(dt) over the "
-         "asymptotic range; it passes when it lies inside the declared band. <em>exact</em> marks quantities "
-         "the scheme reproduces to round-off: there is no slope to fit.</p>\n";
+         "asymptotic range. <em>What the tolerance is</em> names one of three kinds: <span class=\"kind order\">"
+         "order p in [lo, hi]</span>: a fitted order, passing when the slope lies in the band (the tolerance, "
+         "a bound from theory, is checked at every level as well); <span class=\"kind roundoff\">round-off: "
+         "n eps</span>: the scheme reproduces the reference exactly and only rounding remains, the tolerance "
+         "stated as a multiple of machine epsilon (2.2e-16; <em>exact (0)</em>: counts and bytes that must "
+         "agree); <span class=\"kind bound\">theory bound: name</span>: a discretisation, model or "
+         "measurement bound from theory, named as in the case's banner (<code>verification/cases/</code>).</p>\n";
     h += v.tableHtml + v.plotsHtml + benchHtml + filesSection(dir);
     if (hasApi)
       h += "<p class=\"small\">The C++ API reference, generated from the headers of solver/ and io/ by "

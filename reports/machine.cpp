@@ -14,6 +14,10 @@
 #ifndef DEM_CXX_COMPILER
 #define DEM_CXX_COMPILER "unknown"
 #endif
+// DEM_CXX_FLAGS: every compile flag of the build, recorded at configure time (reports/CMakeLists.txt).
+#if __has_include("dem_build_flags.hpp")
+#include "dem_build_flags.hpp"
+#endif
 #ifndef DEM_CXX_FLAGS
 #define DEM_CXX_FLAGS "unknown"
 #endif
@@ -82,7 +86,8 @@ MachineInfo machineInfo() {
   if (!mem.empty()) m.items.emplace_back("memory", mem);
   if (!os.empty()) m.items.emplace_back("system", os + (kernel.empty() ? "" : ", Linux " + kernel));
   m.items.emplace_back("compiler", DEM_CXX_COMPILER);
-  m.items.emplace_back("build type and flags", std::string(DEM_BUILD_TYPE) + ": " + DEM_CXX_FLAGS);
+  m.items.emplace_back("build type", DEM_BUILD_TYPE);
+  m.items.emplace_back("compile flags", DEM_CXX_FLAGS);
   m.items.emplace_back("git commit", commit + (subject.empty() ? "" : " (" + subject + ")"));
   m.items.emplace_back("report date", utcNow());
   return m;

@@ -2,15 +2,17 @@
 
 #include <gnuplot-iostream.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace dem::report {
 
 namespace {
 
-// Colour-blind-safe palette (Okabe-Ito), then a few more.
-const char* const kPalette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00",
-                                "#56B4E9", "#000000", "#F0E442", "#8C564B", "#7F7F7F"};
+// Distinct colours, all dark enough on white: Okabe-Ito without its yellow, then four of Paul Tol's
+// muted scheme and three more apart from those; grey is kept for the style legend (index < 0).
+const char* const kPalette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+                                "#882255", "#44AA99", "#332288", "#999933", "#8C564B", "#7570B3", "#A6761D"};
 
 std::string colour(int index) {
   if (index < 0) return "#777777";
@@ -32,6 +34,28 @@ bool usable(const std::pair<double, double>& p, const Plot& plot) {
 }
 
 }  // namespace
+
+int pointType(int index) {
+  static const int kTypes[] = {7, 5, 9, 11, 13, 15};  // filled circle, square, triangles, diamond, pentagon
+  return kTypes[static_cast<std::size_t>(index < 0 ? 0 : index) % (sizeof(kTypes) / sizeof(kTypes[0]))];
+}
+
+void keyBelow(Plot& plot) {
+  std::size_t entries = 0, longest = 0;
+  for (const auto& l : plot.lines)
+    if (!l.title.empty()) {
+      ++entries;
+      longest = std::max(longest, l.title.size());
+    }
+  // At most 7.5 px per character of the key's 10-point font, plus the sample line (gnuplot sizes the
+  // columns by the longest entry; too few columns only leave space, too many squeeze the plot).
+  const int columnWidth = static_cast<int>(7.5 * static_cast<double>(longest)) + 100;
+  const int columns = std::clamp((plot.width - 60) / std::max(columnWidth, 1), 1, 4);
+  const int rows =
+      static_cast<int>((entries + static_cast<std::size_t>(columns) - 1) / static_cast<std::size_t>(columns));
+  plot.key = "outside below center horizontal maxcols " + std::to_string(columns);
+  plot.height = 520 + 19 * rows;
+}
 
 std::vector<std::pair<double, double>> decimate(const std::vector<std::pair<double, double>>& pts,
                                                 std::size_t maxPoints) {
@@ -60,7 +84,7 @@ void Plotter::render(const Plot& plot, const std::string& base) {
     kept.points.clear();
     for (const auto& p : l.points)
       if (usable(p, plot)) kept.points.push_back(p);
-    if (!kept.points.empty()) lines.push_back(std::move(kept));
+    if (!kept.points.empty() || l.keyOnly) lines.push_back(std::move(kept));
   }
 
   gnuplotio::Gnuplot& gp = *gp_;
@@ -77,11 +101,14 @@ void Plotter::render(const Plot& plot, const std::string& base) {
     gp << "set xlabel " << quoted(plot.xLabel) << " noenhanced\n";
     gp << "set ylabel " << quoted(plot.yLabel) << " noenhanced\n";
     gp << "set grid xtics ytics mxtics mytics lc rgb '#dddddd'\n";
-    gp << "set key " << plot.key << " box opaque noenhanced font ',10' spacing 1.1\n";
+    // A key below the plot goes without a box (its frame would run into the x label).
+    const bool below = plot.key.find("below") != std::string::npos;
+    gp << "set key " << plot.key << (below ? " nobox" : " box opaque") << " noenhanced font ',10' spacing 1.1\n";
     if (plot.logX) gp << "set logscale x\nset format x '10^{%L}'\n";
     if (plot.logY) gp << "set logscale y\nset format y '10^{%L}'\n";
     for (const auto& e : plot.extra) gp << e << "\n";
-    if (lines.empty()) {
+    const bool anyPoints = std::any_of(lines.begin(), lines.end(), [](const Line& l) { return !l.points.empty(); });
+    if (!anyPoints) {
       gp << "set label 1 'no positive, finite values to plot' at graph 0.5, 0.5 center\n";
       gp << "unset key\nset xrange [0:1]\nset yrange [0:1]\nunset logscale\nset format x\nset format y\n";
       gp << "plot NaN notitle\n";
@@ -89,11 +116,12 @@ void Plotter::render(const Plot& plot, const std::string& base) {
       gp << "plot ";
       for (std::size_t k = 0; k < lines.size(); ++k) {
         const Line& l = lines[k];
-        gp << (k ? ", " : "") << "'-' with " << l.style << " lc rgb " << quoted(colour(l.color))
-           << (l.title.empty() ? std::string(" notitle") : " title " + quoted(l.title));
+        gp << (k ? ", " : "") << (l.keyOnly ? "NaN" : "'-'") << " with " << l.style << " lc rgb "
+           << quoted(colour(l.color)) << (l.title.empty() ? std::string(" notitle") : " title " + quoted(l.title));
       }
       gp << "\n";
-      for (const auto& l : lines) gp.send1d(l.points);
+      for (const auto& l : lines)
+        if (!l.keyOnly) gp.send1d(l.points);
     }
     gp << "unset output\n";
   }

@@ -16,8 +16,10 @@ namespace dem::report {
 struct Line {
   std::string title;                             // legend entry; empty: no entry
   std::string style = "linespoints pt 7 ps 0.8"; // gnuplot "with" clause (colour added from `color`)
-  int color = 0;                                 // index into the palette; < 0: grey
+  int color = 0;                                 // index into the palette (14 colours); < 0: grey
   std::vector<std::pair<double, double>> points;
+  // A legend entry only (explains a line style).
+  bool keyOnly = false;
 };
 
 struct Plot {
@@ -44,6 +46,14 @@ class Plotter {
  private:
   std::unique_ptr<gnuplotio::Gnuplot> gp_;
 };
+
+// Point type for the index-th quantity of a plot (cycles with another period than the palette, so that
+// colour and marker together tell up to 42 quantities apart).
+int pointType(int index);
+
+// Puts the key below the plot, in as many columns as the width holds, and makes the plot taller by
+// the key's rows (the plotting area keeps its size whatever the number of entries).
+void keyBelow(Plot& plot);
 
 // Keeps at most maxPoints points (every k-th, always the last) so that plots of long series stay small.
 std::vector<std::pair<double, double>> decimate(const std::vector<std::pair<double, double>>& pts,

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <iomanip>
 #include <limits>
 #include <map>
 #include <set>
@@ -32,8 +33,28 @@ std::string withUnit(const std::string& label, const std::string& unit) {
   return unit.empty() ? label : label + " [" + unit + "]";
 }
 
+// Tick label of a timestep: short ("6.25e-4", "0.01"), so that the labels of halvings do not overlap.
+std::string tickNumber(double v) {
+  std::ostringstream s;
+  s.precision(3);
+  if (v != 0 && (std::abs(v) < 1e-3 || std::abs(v) >= 1e4)) s << std::scientific;
+  s << v;
+  std::string t = s.str();
+  const auto e = t.find('e');
+  if (e != std::string::npos) {  // 6.250e-04 -> 6.25e-4
+    std::string mant = t.substr(0, e), ex = t.substr(e + 1);
+    while (mant.find('.') != std::string::npos && (mant.back() == '0' || mant.back() == '.')) mant.pop_back();
+    const bool neg = !ex.empty() && ex[0] == '-';
+    if (!ex.empty() && (ex[0] == '-' || ex[0] == '+')) ex.erase(0, 1);
+    while (ex.size() > 1 && ex[0] == '0') ex.erase(0, 1);
+    t = mant + "e" + (neg ? "-" : "") + ex;
+  }
+  return t;
+}
+
 struct QuantityRow {
   std::string quantity, unit;
+  std::string kind, note;  // tolerance kind ("order", "round-off", "bound"), the bound's name or eps count
   double error = kNaN, tolerance = kNaN, fitted = kNaN, expected = kNaN, lo = kNaN, hi = kNaN, floor = 0;
   std::size_t fitFrom = 0;
   bool pass = false, hasOrder = false;
@@ -86,9 +107,71 @@ std::vector<CaseInfo> readCases(const fs::path& dir) {
     q.floor = parseNumber(summary.field(r, "fit_floor")).value_or(0.0);
     q.fitFrom = static_cast<std::size_t>(parseNumber(summary.field(r, "fit_from")).value_or(0.0));
     q.pass = summary.field(r, "pass") == "1";
+    q.kind = summary.field(r, "tolerance_kind");
+    if (q.kind.empty()) q.kind = q.hasOrder ? "order" : "undeclared";  // summary.csv of an older dem-verify
+    q.note = summary.field(r, "tolerance_note");
     cases.back().rows.push_back(q);
   }
   return cases;
+}
+
+// A name that may break after its underscores (long quantity names in a narrow column).
+std::string breakable(const std::string& name) {
+  std::string out;
+  for (char ch : esc(name)) out += ch == '_' ? std::string("_<wbr>") : std::string(1, ch);
+  return out;
+}
+
+// A round-off tolerance at least this large belongs to an error already divided by its round-off bound
+// or counted in eps (ulps): tolerance / eps would say nothing.
+constexpr double kNormalised = 1e-3;
+
+// Tolerance as a multiple of machine epsilon, e.g. "64 eps", "4.5e3 eps".
+std::string epsMultiple(double tolerance) {
+  const double m = tolerance / std::numeric_limits<double>::epsilon();
+  if (!(m > 0)) return "0 eps";
+  std::ostringstream s;
+  if (m < 1e5) {
+    s << std::fixed << std::setprecision(m < 10 ? 1 : 0) << m;
+  } else {  // two significant digits: 1e7, 4.5e12
+    int e = static_cast<int>(std::floor(std::log10(m)));
+    double mant = std::round(m / std::pow(10.0, e) * 10) / 10;
+    if (mant >= 10) {  // 9.99e6 rounds to 1e7
+      mant /= 10;
+      ++e;
+    }
+    s << std::setprecision(2) << mant << "e" << e;
+  }
+  std::string t = s.str();
+  if (t.size() > 2 && t.compare(t.size() - 2, 2, ".0") == 0) t.erase(t.size() - 2);
+  return t + " eps";
+}
+
+// What the tolerance is, in words: "order 2 in [1.85, 2.15]", "round-off: 64 eps", "theory bound: NAME".
+std::string kindText(const QuantityRow& q) {
+  if (q.kind == "order")
+    return "order " + shortNumber(q.expected) + " in [" + fixed(q.lo, 2) + ", " + fixed(q.hi, 2) + "]";
+  if (q.kind == "round-off") {
+    if (q.tolerance == 0) return "round-off: exact (0)";
+    if (q.note.empty()) return "round-off: " + epsMultiple(q.tolerance);
+    // The case's count of eps; with its value here unless the error is normalised by it (tolerance ~ 1).
+    return "round-off: " + q.note + (q.tolerance < kNormalised ? " = " + epsMultiple(q.tolerance) : "");
+  }
+  if (q.kind == "bound") return "theory bound: " + (q.note.empty() ? std::string("(unnamed)") : q.note);
+  return "not declared";
+}
+
+// Short legend form of the kind.
+std::string kindLegend(const QuantityRow& q) {
+  if (q.kind == "order")
+    return std::isfinite(q.fitted) ? "fitted " + fixed(q.fitted, 2) + ", theory " + shortNumber(q.expected)
+                                   : "order " + shortNumber(q.expected);
+  if (q.kind == "round-off")
+    return q.tolerance == 0            ? "exact"
+           : q.tolerance < kNormalised ? "round-off " + epsMultiple(q.tolerance)
+                                       : "round-off";
+  if (q.kind == "bound") return "theory bound";
+  return "kind not declared";
 }
 
 // Least-squares intercept of log e = p log dt + b over the fitted points, for the fitted line.
@@ -113,7 +196,6 @@ Plot convergencePlot(const CaseInfo& c, const Table& levels, std::string& pairwi
   p.yLabel = units.size() == 1 && !units.begin()->empty() ? withUnit("error", *units.begin())
                                                          : "error (units as the case declares)";
   p.logX = p.logY = true;
-  p.key = "outside right top";
   p.width = 1200;
   const std::vector<double> dts = levels.numbers("dt");
   if (!dts.empty()) {
@@ -121,33 +203,55 @@ Plot convergencePlot(const CaseInfo& c, const Table& levels, std::string& pairwi
     if (*lo > 0) p.extra.push_back("set xrange [" + sci(*lo / 1.4, 6) + ":" + sci(*hi * 1.4, 6) + "]");
     std::string tics;  // a tic at every level, labelled with its dt
     for (double dt : dts)
-      if (dt > 0) tics += (tics.empty() ? "" : ", ") + std::string("'") + shortNumber(dt) + "' " + sci(dt, 10);
+      if (dt > 0) tics += (tics.empty() ? "" : ", ") + std::string("'") + tickNumber(dt) + "' " + sci(dt, 10);
     if (!tics.empty()) p.extra.push_back("set xtics (" + tics + ")");
   }
+  // The line styles once, in grey (each quantity then has one legend entry, in its own colour).
+  p.lines.push_back({"measured error", "linespoints pt 7 ps 1.0 lw 2", -1, {}, true});
+  p.lines.push_back({"least-squares fit (its slope in the entry)", "lines lw 3 dt 2", -1, {}, true});
+  p.lines.push_back({"slope theory predicts, below the finest fitted point", "lines lw 1.5 dt 3", -1, {}, true});
+  p.lines.push_back({"tolerance at each dt (no order)", "lines lw 1.5 dt 4", -1, {}, true});
   int colour = 0;
   for (const auto& q : c.rows) {
     if (!levels.column(q.quantity)) continue;
     const std::vector<double> errs = levels.numbers(q.quantity);
-    Line measured{q.quantity + (q.hasOrder ? "" : " (exact: round-off)"), "linespoints pt 7 ps 1.0 lw 2", colour, {}};
+    Line measured{q.quantity + " (" + kindLegend(q) + ")",
+                  "linespoints pt " + std::to_string(pointType(colour)) + " ps 1.0 lw 2",
+                  colour,
+                  {}};
     for (std::size_t k = 0; k < dts.size(); ++k) measured.points.emplace_back(dts[k], errs[k]);
+    // An error that is zero at every level has no point on log axes: its legend entry says so.
+    if (std::none_of(errs.begin(), errs.end(), [](double e) { return e > 0 && std::isfinite(e); })) {
+      measured.title = q.quantity + " (" + kindLegend(q) + "; error 0 at every dt, not drawn)";
+      measured.keyOnly = true;
+    }
     p.lines.push_back(measured);
     if (q.hasOrder && std::isfinite(q.fitted)) {
       std::vector<std::size_t> used;
       const double b = interceptFor(dts, errs, q, q.fitted, used);
       if (std::isfinite(b) && !used.empty()) {
-        Line fit{"  fitted slope " + fixed(q.fitted, 3), "lines lw 3 dt 2", colour, {}};
+        Line fit{"", "lines lw 3 dt 2", colour, {}};
         for (std::size_t k : used) fit.points.emplace_back(dts[k], std::exp(b + q.fitted * std::log(dts[k])));
         p.lines.push_back(fit);
-        // Reference slope through the finest fitted point, over the whole dt range, offset below.
+        // Reference slope through the finest fitted point, over the whole dt range, offset below; in
+        // the quantity's colour, so that each fit has its reference next to it.
         const std::size_t last = used.back();
-        Line ref{"  reference slope " + fixed(q.expected, 2) + " (theory)", "lines lw 1.5 dt 3", -1, {}};
+        Line ref{"", "lines lw 1.5 dt 3", colour, {}};
         for (double dt : {dts.front(), dts.back()})
           ref.points.emplace_back(dt, 0.5 * errs[last] * std::pow(dt / dts[last], q.expected));
         p.lines.push_back(ref);
       }
-    } else if (q.tolerance > 0) {
-      Line tol{"  tolerance", "lines lw 1 dt 4", colour, {}};
-      for (double dt : dts) tol.points.emplace_back(dt, q.tolerance);  // exact quantities: constant bound
+    } else if (!q.hasOrder) {
+      // The tolerance at each level (column <quantity>__tolerance; constant when an older dem-verify
+      // wrote only the first level's).
+      Line tol{"", "lines lw 1.5 dt 4", colour, {}};
+      if (levels.column(q.quantity + "__tolerance")) {
+        const std::vector<double> tols = levels.numbers(q.quantity + "__tolerance");
+        for (std::size_t k = 0; k < dts.size() && k < tols.size(); ++k) tol.points.emplace_back(dts[k], tols[k]);
+      } else if (q.tolerance > 0) {
+        for (double dt : dts) tol.points.emplace_back(dt, q.tolerance);
+      }
+      if (dts.size() == 1 && !tol.points.empty()) tol.style = "points pt 1 ps 2.5 lw 2";  // one level: a cross
       p.lines.push_back(tol);
     }
     const auto po = pairwiseOrders(dts, errs);
@@ -158,6 +262,7 @@ Plot convergencePlot(const CaseInfo& c, const Table& levels, std::string& pairwi
     }
     ++colour;
   }
+  keyBelow(p);
   return p;
 }
 
@@ -223,27 +328,63 @@ std::vector<SeriesInfo> readSeries(const fs::path& dir, const std::vector<CaseIn
   return out;
 }
 
+// The column a reference column belongs to: "z_ref" -> "z" when the table has "z" (also _exact,
+// _analytic, _envelope, _theory, _continuum), else the one column "z_..." if there is exactly one;
+// any other column is its own.
+std::string referenceBase(const std::string& y, const Table& t) {
+  for (const std::string suffix : {"_ref", "_exact", "_analytic", "_envelope", "_theory", "_continuum"}) {
+    if (y.size() > suffix.size() && y.compare(y.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      const std::string base = y.substr(0, y.size() - suffix.size());
+      if (t.column(base)) return base;
+      // "vz_ref" of "vz_mid": the one other column named base_something.
+      std::string only;
+      int found = 0;
+      for (const auto& c : t.columns)
+        if (c != y && startsWith(c, base + "_")) {
+          only = c;
+          ++found;
+        }
+      if (found == 1) return only;
+    }
+  }
+  return y;
+}
+
 std::string seriesPlots(const fs::path& dir, const SeriesInfo& s, Plotter& plotter) {
   const Table t = readTable((dir / s.file).string(), ',');
   if (t.columns.size() < 2 || t.rows.empty()) return {};
   const std::string x = t.columns.front();
   const std::vector<double> xs = t.numbers(x);
-  std::vector<std::string> ys(t.columns.begin() + 1, t.columns.end());
+  // Each column followed by its reference columns (legend pairs), in the table's order otherwise.
+  std::vector<std::string> ys;
+  for (auto it = t.columns.begin() + 1; it != t.columns.end(); ++it) {
+    if (referenceBase(*it, t) != *it) continue;
+    ys.push_back(*it);
+    for (auto r = t.columns.begin() + 1; r != t.columns.end(); ++r)
+      if (*r != *it && referenceBase(*r, t) == *it) ys.push_back(*r);
+  }
   Plot p;
   p.title = s.title.empty() ? s.caseName + ": " + s.name : s.title;
   p.xLabel = s.xLabel.empty() ? withUnit(x, unitOf(x)) : s.xLabel;
   p.yLabel = s.yLabel.empty() ? joinedLabel(ys) : s.yLabel;
   p.logY = s.logY;
-  p.key = "outside right top";
-  int colour = 0;
+  // One colour per quantity: a reference column (c_ref, c_exact, c_envelope, ...) takes the colour of
+  // its column c, dashed, so that each reference line matches what it is the reference of.
+  std::map<std::string, int> colours;
   for (const auto& y : ys) {
+    const std::string base = referenceBase(y, t);
+    if (!colours.count(base)) {
+      const int next = static_cast<int>(colours.size());
+      colours[base] = next;
+    }
     const std::vector<double> v = t.numbers(y);
-    const bool ref = y.find("_ref") != std::string::npos || y.find("envelope") != std::string::npos;
-    Line l{y, ref ? "lines lw 2 dt 2" : "lines lw 2", colour++, {}};
+    const bool ref = base != y || y.find("envelope") != std::string::npos;
+    Line l{y, ref ? "lines lw 2 dt 2" : "lines lw 2", colours[base], {}};
     for (std::size_t k = 0; k < xs.size(); ++k) l.points.emplace_back(xs[k], v[k]);
     l.points = decimate(l.points, 2000);
     p.lines.push_back(std::move(l));
   }
+  keyBelow(p);
   const std::string base = "plots/" + slug(s.caseName + "__" + s.name);
   plotter.render(p, (dir / base).string());
   std::string html = figure(base, p.title);
@@ -252,19 +393,18 @@ std::string seriesPlots(const fs::path& dir, const SeriesInfo& s, Plotter& plott
   Plot d;
   d.title = p.title + ": deviation from the reference";
   d.xLabel = p.xLabel;
-  d.key = "outside right top";
   std::vector<std::string> diffNames;
-  colour = 0;
   for (const auto& y : ys) {
     if (!t.column(y + "_ref")) continue;
     const std::vector<double> a = t.numbers(y), b = t.numbers(y + "_ref");
-    Line l{y + " - " + y + "_ref", "lines lw 2", colour++, {}};
+    Line l{y + " - " + y + "_ref", "lines lw 2", colours[y], {}};
     for (std::size_t k = 0; k < xs.size(); ++k) l.points.emplace_back(xs[k], a[k] - b[k]);
     l.points = decimate(l.points, 2000);
     d.lines.push_back(std::move(l));
     diffNames.push_back(y + " - " + y + "_ref");
   }
   if (!d.lines.empty()) {
+    keyBelow(d);
     d.yLabel = diffNames.size() == 1 ? withUnit(diffNames[0], unitOf(ys[0])) : "deviation";
     plotter.render(d, (dir / (base + "__deviation")).string());
     html += figure(base + "__deviation", d.title);
@@ -295,12 +435,19 @@ VerificationSection verificationSection(const std::string& dirName, Plotter& plo
     const fs::path levelsFile = dir / (c.name + ".csv");
     if (!c.exception && fs::exists(levelsFile)) {
       const Table levels = readTable(levelsFile.string(), ',');
-      const Plot p = convergencePlot(c, levels, pairwise);
-      const std::string base = "plots/" + slug(c.name) + "__convergence";
-      plotter.render(p, (dir / base).string());
+      const std::vector<double> dts = levels.numbers("dt");
       convergence += "<div class=\"case\"><h3 id=\"case-" + esc(slug(c.name)) + "\">" + esc(c.name) + "</h3>";
       if (!c.title.empty()) convergence += "<p>" + esc(c.title) + "</p>";
-      convergence += figure(base, c.name + ": error vs dt (log-log)");
+      if (std::any_of(dts.begin(), dts.end(), [](double dt) { return dt > 0; })) {
+        const Plot p = convergencePlot(c, levels, pairwise);
+        const std::string base = "plots/" + slug(c.name) + "__convergence";
+        plotter.render(p, (dir / base).string());
+        convergence += figure(base, c.name + ": error vs dt (log-log)");
+      } else {  // one level without a timestep (dt = 0): nothing to draw against dt
+        convergence +=
+            "<p class=\"small\">No timestep sweep (one level): the errors and tolerances are in the "
+            "table above.</p>";
+      }
       if (!pairwise.empty())
         convergence += "<p class=\"small\">Order between successive halvings: </p><ul class=\"small\">" + pairwise + "</ul>";
       convergence += "</div>\n";
@@ -312,17 +459,18 @@ VerificationSection verificationSection(const std::string& dirName, Plotter& plo
       if (k == 0)
         rows += "<td rowspan=\"" + std::to_string(c.rows.size()) + "\"><a href=\"#case-" + esc(slug(c.name)) +
                 "\">" + esc(c.name) + "</a><div class=\"small\">" + esc(c.title) + "</div></td>";
-      rows += "<td><code>" + esc(q.quantity) + "</code></td>";
+      rows += "<td class=\"quantity\"><code>" + breakable(q.quantity) + "</code></td>";
       if (c.exception) {
         rows += "<td colspan=\"4\">threw an exception (see dem-verify output)</td>";
       } else {
         rows += "<td class=\"num\">" + sci(q.error) + (q.unit.empty() ? "" : " " + esc(q.unit)) + "</td>";
         rows += "<td class=\"num\">" + sci(q.tolerance) + "</td>";
-        rows += "<td class=\"num\">" + (q.hasOrder ? fixed(q.fitted, 3) : std::string("exact")) + "</td>";
-        rows += "<td class=\"num\">" +
-                (q.hasOrder ? fixed(q.expected, 2) + " [" + fixed(q.lo, 2) + ", " + fixed(q.hi, 2) + "]"
-                            : std::string("round-off")) +
-                "</td>";
+        const std::string kindClass = q.kind == "order"       ? "order"
+                                      : q.kind == "round-off" ? "roundoff"
+                                      : q.kind == "bound"     ? "bound"
+                                                              : "undeclared";
+        rows += "<td class=\"kind " + kindClass + "\">" + esc(kindText(q)) + "</td>";
+        rows += "<td class=\"num\">" + (q.hasOrder ? fixed(q.fitted, 3) : std::string("&mdash;")) + "</td>";
       }
       rows += std::string("<td class=\"verdict\">") + (q.pass ? "PASS" : "FAIL") + "</td>";
       if (k == 0)
@@ -332,17 +480,21 @@ VerificationSection verificationSection(const std::string& dirName, Plotter& plo
   }
   v.tableHtml =
       "<table id=\"verification-table\"><thead><tr><th>case</th><th>quantity</th><th>error at the "
-      "first dt</th><th>tolerance there</th><th>fitted order</th><th>expected [band]</th><th>pass</th>"
-      "<th>time [s]</th></tr></thead><tbody>\n" + rows + "</tbody></table>\n";
+      "first dt</th><th>tolerance there</th><th>what the tolerance is</th><th>fitted order</th><th>pass</th>"
+      "<th>time [s]</th></tr></thead><tbody>\n" +
+      rows + "</tbody></table>\n";
 
   std::string series;
   for (const auto& s : readSeries(dir, cases)) series += seriesPlots(dir, s, plotter);
-  v.plotsHtml = "<h2 id=\"convergence\">Convergence</h2>\n<p>Each plot shows every quantity of a case against "
-                "the timestep on log-log axes: measured errors (points), the least-squares fit over the "
-                "asymptotic range (thick dashed, its slope in the legend) and the slope theory predicts (grey "
-                "dotted, drawn below the finest fitted point). Quantities exact to round-off have no slope; "
-                "their tolerance is drawn instead.</p>\n" +
-                convergence + "<h2 id=\"series\">Time series</h2>\n" + series;
+  v.plotsHtml =
+      "<h2 id=\"convergence\">Convergence</h2>\n<p>Each plot shows every quantity of a case against "
+      "the timestep on log-log axes, each quantity in its own colour and marker: measured errors "
+      "(points), for a quantity with an order the least-squares fit over the asymptotic range (thick "
+      "dashed, its slope in the legend) and the slope theory predicts (dotted, in the same colour, "
+      "drawn below the finest fitted point); for a quantity without an order (round-off or a theory "
+      "bound) its tolerance at each timestep (dash-dotted, same colour). The legend names each "
+      "quantity's kind of tolerance.</p>\n" +
+      convergence + "<h2 id=\"series\">Time series</h2>\n" + series;
   return v;
 }
 

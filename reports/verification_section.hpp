@@ -1,6 +1,9 @@
 #pragma once
-// The report's verification part: the table (case, quantity, error, tolerance, fitted vs expected
-// order, pass), one log-log convergence plot per case, and a plot per time series. Generic over the
+// The report's verification part: the table (case, quantity, error, tolerance, what the tolerance
+// is: a fitted order and its band, round-off as a multiple of eps, or a named theory bound; fitted
+// order, pass), one log-log convergence plot per case with a timestep sweep (each quantity in its own
+// colour, its fit, reference slope or tolerance in the same colour), and a plot per time series (a
+// reference column in the colour of its column). Generic over the
 // files dem-verify writes (summary.csv, <case>.csv, <case>__<series>.csv, cases.tsv, series.tsv),
 // so that new cases appear without changes here.
 

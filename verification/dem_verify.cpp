@@ -1,5 +1,6 @@
 // dem-verify: runs every registered verification case, prints the table (case, quantity, error,
-// tolerance, fitted order, pass), writes one CSV per case and summary.csv under the output folder,
+// tolerance, fitted order or the tolerance's kind, pass), writes one CSV per case and summary.csv
+// (with each quantity's tolerance kind and the bound's name or eps count) under the output folder,
 // and exits non-zero when any case fails. For the report (reports/dem_report.cpp) it also writes
 // cases.tsv (case, title, levels, seconds, pass) and series.tsv (each Series' file and plot hints).
 //
@@ -26,7 +27,7 @@ std::string fmt(double v, int precision = 3, bool fixed = false) {
 }
 
 std::string orderText(const dem::verify::QuantityResult& q) {
-  if (!q.order) return "exact";
+  if (!q.order) return dem::verify::toleranceKindName(q);
   std::string s = q.fittedOrder ? fmt(*q.fittedOrder, 3, true) : "n/a";
   return s + " [" + fmt(q.order->lo, 2, true) + "," + fmt(q.order->hi, 2, true) + "]";
 }
@@ -78,7 +79,7 @@ int main(int argc, char* argv[]) {
   std::filesystem::create_directories(out);
   std::ofstream summary(std::filesystem::path(out) / "summary.csv");
   summary << "case,quantity,error,tolerance,fitted_order,expected_order,order_lo,order_hi,pass,seconds,"
-             "unit,fit_from,fit_floor,fitted_points\n";
+             "unit,fit_from,fit_floor,fitted_points,tolerance_kind,tolerance_note\n";
   summary.precision(10);
   std::ofstream casesTsv(std::filesystem::path(out) / "cases.tsv");
   casesTsv << "case\ttitle\tlevels\tseconds\tpass\texception\n";
@@ -95,7 +96,7 @@ int main(int argc, char* argv[]) {
              << (r.pass ? 1 : 0) << "\t" << tsv(r.exception) << "\n";
     if (!r.exception.empty()) {
       std::printf("%-24s %-30s %s\n", c.name.c_str(), "(exception)", r.exception.c_str());
-      summary << c.name << ",exception,,,,,,,0," << r.seconds << ",,,,\n";
+      summary << c.name << ",exception,,,,,,,0," << r.seconds << ",,,,,,\n";
       ++failures;
       continue;
     }
@@ -113,7 +114,8 @@ int main(int argc, char* argv[]) {
               << (q.order ? std::to_string(q.order->lo) : "") << "," << (q.order ? std::to_string(q.order->hi) : "")
               << "," << (q.pass ? 1 : 0) << "," << r.seconds << "," << csvField(q.unit) << ","
               << (q.order ? std::to_string(q.order->fitFrom) : "") << "," << (q.order ? fmt(q.order->floor, 6) : "")
-              << "," << q.fittedPoints << "\n";
+              << "," << q.fittedPoints << "," << dem::verify::toleranceKindName(q) << "," << csvField(q.toleranceNote)
+              << "\n";
     }
     if (!r.pass) ++failures;
   }

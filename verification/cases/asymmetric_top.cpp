@@ -59,8 +59,10 @@ Case asymmetricTopCase() {
   }
   c.quantities.push_back({"fincham_at_caseB_orientation_err", ori2, two});
   c.quantities.push_back({"fincham_at_caseB_omega_err", omega2, two});
-  c.quantities.push_back({"fincham_angmom_change_rel", [](double) { return 1e-14; }, std::nullopt});
-  c.quantities.push_back({"fincham_at_energy_rel", [=](double dt) { return 0.02 * std::pow(W * dt, 3) * (W * T); }, std::nullopt});
+  c.quantities.push_back(roundOffTolerance({"fincham_angmom_change_rel", [](double) { return 1e-14; }, std::nullopt}));
+  c.quantities.push_back(theoryBound(
+      "A&T energy drift 0.02 (|w| dt)^3 |w| T (theory 3.2)",
+      {"fincham_at_energy_rel", [=](double dt) { return 0.02 * std::pow(W * dt, 3) * (W * T); }, std::nullopt}));
 
   c.run = [=](double dt) {
     RunOutput out;

@@ -47,10 +47,12 @@ Case cellFlipInvarianceCase() {
   c.title = "cell flip changes no contact: same real contacts, images and forces in the flipped basis";
   c.dts = {0.0};
   constexpr double eps = std::numeric_limits<double>::epsilon();
-  c.quantities.push_back({"flipped_H_xy_err", [](double) { return eps; }, std::nullopt, "m"});
-  c.quantities.push_back({"not_flipped", [](double) { return 0.0; }, std::nullopt});
-  c.quantities.push_back({"contact_mismatches", [](double) { return 0.0; }, std::nullopt});
-  c.quantities.push_back({"force_ulps", [](double) { return 14.0 * 8.0 * 3.0; }, std::nullopt});
+  c.quantities.push_back(
+      roundOffTolerance({"flipped_H_xy_err", [](double) { return eps; }, std::nullopt, "m"}, "eps: one subtraction"));
+  c.quantities.push_back(roundOffTolerance({"not_flipped", [](double) { return 0.0; }, std::nullopt}));
+  c.quantities.push_back(roundOffTolerance({"contact_mismatches", [](double) { return 0.0; }, std::nullopt}));
+  c.quantities.push_back(roundOffTolerance({"force_ulps", [](double) { return 14.0 * 8.0 * 3.0; }, std::nullopt},
+                                           "336 = 14 x 8 x 3 steps in units of kn eps |x|max"));
   c.run = [](double) {
     RunOutput out;
     Mat3 H;

@@ -34,12 +34,12 @@ Case cellNilpotentExactCase() {
   c.dts = halvings(1e-3, 3);
   const auto h = [](double) { return 4.0 * 1000 * 2.2e-16; };
   const auto t = [](double) { return 2.0 * 1000 * 2.2e-16; };
-  c.quantities.push_back({"shear_H_rel", h, std::nullopt});
-  c.quantities.push_back({"shear_T_rel", t, std::nullopt});
-  c.quantities.push_back({"shear_volume_rel", h, std::nullopt});
-  c.quantities.push_back({"nilpotent_H_rel", h, std::nullopt});
-  c.quantities.push_back({"nilpotent_volume_rel", h, std::nullopt});
-  c.quantities.push_back({"spin_volume_rel", h, std::nullopt});
+  c.quantities.push_back(roundOffTolerance({"shear_H_rel", h, std::nullopt}, "4 n eps (n steps)"));
+  c.quantities.push_back(roundOffTolerance({"shear_T_rel", t, std::nullopt}, "2 n eps (n steps)"));
+  c.quantities.push_back(roundOffTolerance({"shear_volume_rel", h, std::nullopt}, "4 n eps (n steps)"));
+  c.quantities.push_back(roundOffTolerance({"nilpotent_H_rel", h, std::nullopt}, "4 n eps (n steps)"));
+  c.quantities.push_back(roundOffTolerance({"nilpotent_volume_rel", h, std::nullopt}, "4 n eps (n steps)"));
+  c.quantities.push_back(roundOffTolerance({"spin_volume_rel", h, std::nullopt}, "4 n eps (n steps)"));
   c.run = [](double dt) {
     RunOutput out;
     const int n = 1000;

@@ -92,8 +92,10 @@ Case chainWavesCase() {
   c.dts = halvings(0.4 / p.wMax(), 4);
   const auto one = [](double) { return 1.0; };
   c.quantities = {
-      {"discrete_relation_over_roundoff", one, std::nullopt},
-      {"continuum_series_over_bound", one, std::nullopt},
+      roundOffTolerance({"discrete_relation_over_roundoff", one, std::nullopt},
+                        "8 eps x_max/(A th sin th) (error / that)"),
+      theoryBound("next series term: 1e-3 s + round-off (theory 2 section 7.1)",
+                  {"continuum_series_over_bound", one, std::nullopt}),
       {"zone_boundary_frequency_error",
        [p](double dt) {
          const double x = p.omega(kChN / 2) * dt;

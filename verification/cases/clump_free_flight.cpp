@@ -27,10 +27,10 @@ Case clumpFreeFlightCase() {
   c.dts = halvings(2e-3, 4);
   const Vec3 g(0, 0, -9.81), v0(2, 0.5, 4), w0(3, -4, 6);
   const double T = 1.0, W = w0.norm();
-  c.quantities.push_back({"momentum_rel", [](double) { return 1e-12; }, std::nullopt});
-  c.quantities.push_back({"centroid_rel", [](double) { return 1e-12; }, std::nullopt});
-  c.quantities.push_back({"angmom_change_rel", [](double) { return 1e-14; }, std::nullopt});
-  c.quantities.push_back({"member_distance_rel", [](double) { return 1e-14; }, std::nullopt});
+  c.quantities.push_back(roundOffTolerance({"momentum_rel", [](double) { return 1e-12; }, std::nullopt}));
+  c.quantities.push_back(roundOffTolerance({"centroid_rel", [](double) { return 1e-12; }, std::nullopt}));
+  c.quantities.push_back(roundOffTolerance({"angmom_change_rel", [](double) { return 1e-14; }, std::nullopt}));
+  c.quantities.push_back(roundOffTolerance({"member_distance_rel", [](double) { return 1e-14; }, std::nullopt}));
   c.quantities.push_back({"orientation_err", [=](double dt) { return 0.1 * (W * dt) * (W * dt) * (W * T); },
                           OrderSpec{2.0, 1.85, 2.15, 0.0}});
   c.run = [=](double dt) {

@@ -92,7 +92,8 @@ Case columnLateralCase() {
   c.dts = {setup.dt()};
   for (Eigen::Index j = 0; j < setup.col.size(); ++j)
     c.quantities.push_back(
-        {"mode" + std::to_string(j + 1) + "_frequency_rel", [](double) { return 1e-4; }, std::nullopt});
+        theoryBound("convention terms O(u/R) of k_t (theory 2 section 5)",
+                    {"mode" + std::to_string(j + 1) + "_frequency_rel", [](double) { return 1e-4; }, std::nullopt}));
   c.run = [setup](double dt) {
     RunOutput out;
     Series modes{"lateral_modes", {"mode", "w_model", "w_measured"}, {}, "lateral modes: model and measured", "mode",

@@ -104,9 +104,10 @@ Case columnModesCase() {
   c.title = "column of 4 spheres on a wall, all contacts closed: leapfrog = discrete modal solution, continuum O(dt^2)";
   c.dts = halvings(5e-6, 4);
   c.quantities = {
-      {"position_modal", columnRoundOff, std::nullopt, "m"},
-      {"force_modal", [=](double dt) { return kMax * (2.0 * columnRoundOff(dt) + 4.0 * eps * zMax); }, std::nullopt,
-       "N"},
+      roundOffTolerance({"position_modal", columnRoundOff, std::nullopt, "m"}, "4 eps max|z| n (n steps)"),
+      roundOffTolerance({"force_modal", [=](double dt) { return kMax * (2.0 * columnRoundOff(dt) + 4.0 * eps * zMax); },
+                         std::nullopt, "N"},
+                        "k_max (2 x 4 eps max|z| n + 4 eps max|z|)"),
       {"position_continuum",
        [setup](double dt) {
          double b = 0;

@@ -151,15 +151,19 @@ struct CriticalTimestepSpec {
 
 inline void addCriticalTimestepQuantities(Case& c) {
   c.dts = {0.0};
-  const auto q = [&c](const char* name, double tol) { c.quantities.push_back({name, [tol](double) { return tol; }, std::nullopt}); };
-  q("discrete_solution_rel", 1e-10);
-  q("discrete_frequency_rel", 1e-9);
-  q("growth_at_0_99", 1.1);
-  q("inverse_growth_at_1_01", 1.0);
-  q("bisected_limit_rel", 1e-3);
-  q("estimate_ratio_rel", 1e-12);
-  q("estimate_vs_bisected_rel", 1.1e-3);
-  q("pwave_ratio_rel", 1e-12);
+  // bound: the name of a theory bound; nullptr: round-off.
+  const auto q = [&c](const char* name, double tol, const char* bound) {
+    const QuantitySpec spec{name, [tol](double) { return tol; }, std::nullopt};
+    c.quantities.push_back(bound ? theoryBound(bound, spec) : roundOffTolerance(spec));
+  };
+  q("discrete_solution_rel", 1e-10, nullptr);
+  q("discrete_frequency_rel", 1e-9, nullptr);
+  q("growth_at_0_99", 1.1, "stable: G < 1.1 at 0.99 dt_cr (theory 2.3)");
+  q("inverse_growth_at_1_01", 1.0, "unstable: G > 1.1 at 1.01 dt_cr (contact caps the growth)");
+  q("bisected_limit_rel", 1e-3, "bisection to 1e-3 of dt_cr (theory 2.3)");
+  q("estimate_ratio_rel", 1e-12, nullptr);
+  q("estimate_vs_bisected_rel", 1.1e-3, "the bisection's 1e-3 + margin");
+  q("pwave_ratio_rel", 1e-12, nullptr);
 }
 
 inline RunOutput runCriticalTimestep(const CriticalTimestepSpec& spec) {

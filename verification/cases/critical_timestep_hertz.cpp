@@ -89,14 +89,16 @@ Case criticalTimestepHertzCase() {
   const auto tag = [](double e) { return std::string(e == 1.0 ? "e1_" : "e05_"); };
   for (const double e : es) {
     const std::string t = tag(e);
-    const auto q = [&c, &t](const char* name, double tol) {
-      c.quantities.push_back({t + name, [tol](double) { return tol; }, std::nullopt});
+    // bound: the name of a theory bound; nullptr: round-off.
+    const auto q = [&c, &t](const char* name, double tol, const char* bound) {
+      const QuantitySpec spec{t + name, [tol](double) { return tol; }, std::nullopt};
+      c.quantities.push_back(bound ? theoryBound(bound, spec) : roundOffTolerance(spec));
     };
-    q("growth_at_0_99", 1.1);
-    q("inverse_growth_at_1_01", 1.0);
-    q("bisected_limit_rel", 1e-3);
-    q("estimate_rel", 1e-11);
-    q("estimate_over_limit", 1.0);
+    q("growth_at_0_99", 1.1, "stable: G < 1.1 at 0.99 dt_cr (theory 8)");
+    q("inverse_growth_at_1_01", 1.0, "unstable: G > 1.1 at 1.01 dt_cr (theory 8)");
+    q("bisected_limit_rel", 1e-3, "bisection to 1e-3 of dt_cr (theory 8)");
+    q("estimate_rel", 1e-11, nullptr);
+    q("estimate_over_limit", 1.0, "a safe estimate: estimate <= limit (theory 8)");
   }
   c.run = [es, tag](double) {
     RunOutput out;

@@ -154,14 +154,16 @@ Case criticalTimestepRotationCase() {
       for (const double e : {1.0, 0.5}) variants.push_back({kind, ks, e});
   for (const RotationVariant& v : variants) {
     const std::string t = v.tag();
-    const auto q = [&c, &t](const char* name, double tol) {
-      c.quantities.push_back({t + name, [tol](double) { return tol; }, std::nullopt});
+    // bound: the name of a theory bound; nullptr: round-off.
+    const auto q = [&c, &t](const char* name, double tol, const char* bound) {
+      const QuantitySpec spec{t + name, [tol](double) { return tol; }, std::nullopt};
+      c.quantities.push_back(bound ? theoryBound(bound, spec) : roundOffTolerance(spec));
     };
-    q("growth_at_0_99", 1.1);
-    q("inverse_growth_at_1_01", 1.0);
-    q("bisected_limit_rel", 1e-3);
-    q("estimate_rel", 1e-12);
-    q("estimate_over_limit", 1.0 + 1e-12);
+    q("growth_at_0_99", 1.1, "stable: G < 1.1 at 0.99 dt_cr (theory 8)");
+    q("inverse_growth_at_1_01", 1.0, "unstable: G > 1.1 at 1.01 dt_cr (theory 8)");
+    q("bisected_limit_rel", 1e-3, "bisection to 1e-3 of dt_cr (theory 8)");
+    q("estimate_rel", 1e-12, nullptr);
+    q("estimate_over_limit", 1.0 + 1e-12, "a safe estimate: estimate <= limit (theory 8)");
   }
   c.run = [variants](double) {
     RunOutput out;

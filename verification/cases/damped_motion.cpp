@@ -25,10 +25,11 @@ Case dampedMotionCase() {
   constexpr double eps = std::numeric_limits<double>::epsilon();
   const double lambda = 0.3, T = 1.0, alpha = 2.0;
   const double theta = alpha * (1 - lambda) * T * T / 2;
-  c.quantities.push_back({"fall_z_rel", [](double) { return 1e-12; }, std::nullopt});
-  c.quantities.push_back({"uniform_velocity_change", [](double) { return 0.0; }, std::nullopt});
-  c.quantities.push_back({"rotation_angle_err",
-                          [=](double dt) { return 100 * eps * std::round(T / dt) * theta; }, std::nullopt});
+  c.quantities.push_back(roundOffTolerance({"fall_z_rel", [](double) { return 1e-12; }, std::nullopt}));
+  c.quantities.push_back(roundOffTolerance({"uniform_velocity_change", [](double) { return 0.0; }, std::nullopt}));
+  c.quantities.push_back(roundOffTolerance(
+      {"rotation_angle_err", [=](double dt) { return 100 * eps * std::round(T / dt) * theta; }, std::nullopt},
+      "100 eps N theta (N quaternion compositions)"));
   c.run = [=](double dt) {
     RunOutput out;
     const int n = static_cast<int>(std::lround(T / dt));

@@ -43,11 +43,15 @@ Case dampedOscillatorCase() {
   for (const auto& [lambda, tag] : lambdas) {
     const double periodTol = lambda < 0.5 ? 1e-3 : 5e-3;
     for (const char* ref : {"closed", "odeint"}) {
-      c.quantities.push_back({"ratio_" + std::string(ref) + "_" + tag, [](double) { return 1e-4; }, std::nullopt});
-      c.quantities.push_back({"half_period_" + std::string(ref) + "_" + tag, [=](double) { return periodTol; }, std::nullopt});
+      c.quantities.push_back(theoryBound("theory 5.2 CI: ratio 1e-4", {"ratio_" + std::string(ref) + "_" + tag,
+                                                                       [](double) { return 1e-4; }, std::nullopt}));
+      c.quantities.push_back(theoryBound(
+          "theory 5.2 CI: half period O(lambda w dt)",
+          {"half_period_" + std::string(ref) + "_" + tag, [=](double) { return periodTol; }, std::nullopt}));
     }
   }
-  c.quantities.push_back({"odeint_vs_closed_form", [](double) { return 1e-9; }, std::nullopt});
+  c.quantities.push_back(
+      theoryBound("Odeint accuracy", {"odeint_vs_closed_form", [](double) { return 1e-9; }, std::nullopt}));
 
   c.run = [=](double dt) {
     RunOutput out;

@@ -23,8 +23,10 @@ Case energyFreeFallCase() {
   c.dts = {1e-4};
   constexpr double eps = std::numeric_limits<double>::epsilon();
   const int N = 100000;
-  c.quantities.push_back({"undamped_total_rel", [=](double) { return 100 * eps * N; }, std::nullopt});
-  c.quantities.push_back({"damped_total_rel", [=](double) { return 100 * eps * N; }, std::nullopt});
+  c.quantities.push_back(roundOffTolerance({"undamped_total_rel", [=](double) { return 100 * eps * N; }, std::nullopt},
+                                           "100 eps N (N steps)"));
+  c.quantities.push_back(roundOffTolerance({"damped_total_rel", [=](double) { return 100 * eps * N; }, std::nullopt},
+                                           "100 eps N (N steps)"));
   c.run = [=](double dt) {
     RunOutput out;
     for (double lambda : {0.0, 0.3}) {

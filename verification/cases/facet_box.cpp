@@ -70,12 +70,10 @@ Case facetBoxCase() {
   c.dts = {0.1 * std::sqrt(m / kn)};
   const auto steps = static_cast<std::uint64_t>(std::ceil(duration / c.dts[0]));
   const double bound = roundOffBound(steps);
-  c.quantities.push_back({"position_diff", [=](double) { return bound; }, std::nullopt});
-  c.quantities.push_back({"velocity_diff", [=](double) { return bound; }, std::nullopt});
-  c.quantities.push_back({"spin_diff", [=](double) { return bound; }, std::nullopt});
-  c.quantities.push_back({"force_diff", [=](double) { return bound; }, std::nullopt});
-  c.quantities.push_back({"walls_short_of_5", [](double) { return 0.0; }, std::nullopt});
-  c.quantities.push_back({"no_two_face_contact", [](double) { return 0.0; }, std::nullopt});
+  for (const char* q : {"position_diff", "velocity_diff", "spin_diff", "force_diff"})
+    c.quantities.push_back(roundOffTolerance({q, [=](double) { return bound; }, std::nullopt}, "16 eps n (n steps)"));
+  c.quantities.push_back(roundOffTolerance({"walls_short_of_5", [](double) { return 0.0; }, std::nullopt}));
+  c.quantities.push_back(roundOffTolerance({"no_two_face_contact", [](double) { return 0.0; }, std::nullopt}));
   c.run = [=](double dt) {
     const double z0 = R - m * g / kn;  // resting on the floor
     Scene walls = boxScene(mat, R, z0, L, false, dt);

@@ -73,11 +73,11 @@ Case facetEdgeVertexCase() {
   const double bound = roundOffBound(steps);
   for (const char* where : {"edge", "vertex"}) {
     const std::string w = where;
-    c.quantities.push_back({w + "_position_diff", [=](double) { return bound; }, std::nullopt});
-    c.quantities.push_back({w + "_velocity_diff", [=](double) { return bound; }, std::nullopt});
-    c.quantities.push_back({w + "_force_diff", [=](double) { return bound; }, std::nullopt});
-    c.quantities.push_back({w + "_extra_contacts", [](double) { return 0.0; }, std::nullopt});
-    c.quantities.push_back({w + "_not_rebounded", [](double) { return 0.0; }, std::nullopt});
+    for (const char* q : {"_position_diff", "_velocity_diff", "_force_diff"})
+      c.quantities.push_back(
+          roundOffTolerance({w + q, [=](double) { return bound; }, std::nullopt}, "16 eps n (n steps)"));
+    c.quantities.push_back(roundOffTolerance({w + "_extra_contacts", [](double) { return 0.0; }, std::nullopt}));
+    c.quantities.push_back(roundOffTolerance({w + "_not_rebounded", [](double) { return 0.0; }, std::nullopt}));
   }
   c.run = [=](double dt) {
     RunOutput out;

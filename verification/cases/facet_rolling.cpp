@@ -52,12 +52,10 @@ Case facetRollingCase() {
   c.dts = {0.1 * std::sqrt(m / kn)};
   const auto steps = static_cast<std::uint64_t>(std::ceil(duration / c.dts[0]));
   const double bound = roundOffBound(steps);
-  c.quantities.push_back({"position_diff", [=](double) { return bound; }, std::nullopt});
-  c.quantities.push_back({"velocity_diff", [=](double) { return bound; }, std::nullopt});
-  c.quantities.push_back({"spin_diff", [=](double) { return bound; }, std::nullopt});
-  c.quantities.push_back({"force_diff", [=](double) { return bound; }, std::nullopt});
-  c.quantities.push_back({"extra_facet_contacts", [](double) { return 0.0; }, std::nullopt});
-  c.quantities.push_back({"facets_short_of_10", [](double) { return 0.0; }, std::nullopt});
+  for (const char* q : {"position_diff", "velocity_diff", "spin_diff", "force_diff"})
+    c.quantities.push_back(roundOffTolerance({q, [=](double) { return bound; }, std::nullopt}, "16 eps n (n steps)"));
+  c.quantities.push_back(roundOffTolerance({"extra_facet_contacts", [](double) { return 0.0; }, std::nullopt}));
+  c.quantities.push_back(roundOffTolerance({"facets_short_of_10", [](double) { return 0.0; }, std::nullopt}));
   c.run = [=](double dt) {
     const Vec3 x(0.0, 0.0, R - m * g / kn);
     Scene wall = rollingScene(mat, R, x, v0, false, dt);

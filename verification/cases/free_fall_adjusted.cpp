@@ -20,7 +20,7 @@ Case freeFallAdjustedCase() {
   c.dts = halvings(1e-2, 4);
   const auto exact = [](double) { return 1e-12; };
   for (const char* q : {"fall_x_rel", "fall_v_rel", "projectile_x_rel", "projectile_v_rel"})
-    c.quantities.push_back({q, exact, std::nullopt});
+    c.quantities.push_back(roundOffTolerance({q, exact, std::nullopt}));
   c.run = [](double dt) {
     RunOutput out;
     const double T = 1.0;

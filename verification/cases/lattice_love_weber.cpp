@@ -74,8 +74,10 @@ Case latticeLoveWeberCase() {
   // x_max: the largest coordinate (4 spacings of the widest axis) over the smallest overlap u0/2
   const double roundOff = 4.0 * eps * (4.0 * 2.0 * kLwR) / (0.5 * kLwU0) + 16.0 * eps;
   const auto tol = [roundOff](double) { return roundOff; };
-  c.quantities = {
-      {"sc_isotropic", tol, std::nullopt}, {"sc_diagonal", tol, std::nullopt}, {"fcc_isotropic", tol, std::nullopt}};
+  const std::string multiple = "4 eps x_max/u_min + 16 eps";
+  c.quantities = {roundOffTolerance({"sc_isotropic", tol, std::nullopt}, multiple),
+                  roundOffTolerance({"sc_diagonal", tol, std::nullopt}, multiple),
+                  roundOffTolerance({"fcc_isotropic", tol, std::nullopt}, multiple)};
   c.run = [kn](double) {
     RunOutput out;
     const double a = 2 * kLwR - kLwU0;

@@ -56,10 +56,16 @@ Case obliqueImpactSphereWallCase() {
   c.dts = halvings(tc / 50, 4);
   const auto cube = [tc](double dt) { return std::pow(dt / tc, 3); };
   const OrderSpec third{3.0, 2.75, 3.25, 1e-13};
-  c.quantities.push_back({"stick_et_err", [=](double dt) { return 12.5 * cube(dt) + armFloor; }, std::nullopt});
-  c.quantities.push_back({"slip_vt_err", [=](double dt) { return 1.25 * cube(dt); }, std::nullopt});
-  c.quantities.push_back({"slip_spin_err", [=](double dt) { return 3.125 * cube(dt) + armFloor; }, std::nullopt});
-  c.quantities.push_back({"restitution_err", [=](double dt) { return 12.5 * cube(dt); }, std::nullopt});
+  c.quantities.push_back(
+      theoryBound("impact c (dt/t_c)^3 + arm u/R (theory 6.4)",
+                  {"stick_et_err", [=](double dt) { return 12.5 * cube(dt) + armFloor; }, std::nullopt}));
+  c.quantities.push_back(theoryBound("impact c (dt/t_c)^3 (theory 6.4)",
+                                     {"slip_vt_err", [=](double dt) { return 1.25 * cube(dt); }, std::nullopt}));
+  c.quantities.push_back(
+      theoryBound("impact c (dt/t_c)^3 + arm u/R (theory 6.4)",
+                  {"slip_spin_err", [=](double dt) { return 3.125 * cube(dt) + armFloor; }, std::nullopt}));
+  c.quantities.push_back(theoryBound("impact c (dt/t_c)^3 (theory 6.4)",
+                                     {"restitution_err", [=](double dt) { return 12.5 * cube(dt); }, std::nullopt}));
   c.quantities.push_back({"stick_et_selfconv", [=](double dt) { return 12.5 * cube(dt); }, third});
   c.quantities.push_back({"slip_vt_selfconv", [=](double dt) { return 1.25 * cube(dt); }, third});
   c.quantities.push_back({"slip_spin_selfconv", [=](double dt) { return 3.125 * cube(dt); }, third});

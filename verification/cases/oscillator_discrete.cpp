@@ -27,7 +27,7 @@ Case oscillatorDiscreteCase() {
   const auto exact = [](double) { return 1e-11; };
   for (const char* q : {"adjusted_rel", "unadjusted_rel", "adjusted_moving_rel", "unadjusted_moving_rel",
                         "midstep_velocity_rel", "two_mass_relative_rel", "two_mass_centre_rel"})
-    c.quantities.push_back({q, exact, std::nullopt});
+    c.quantities.push_back(roundOffTolerance({q, exact, std::nullopt}));
 
   c.run = [=](double dt) {
     RunOutput out;

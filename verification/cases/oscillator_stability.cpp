@@ -70,9 +70,12 @@ Case oscillatorStabilityCase() {
   c.title = "leapfrog stability limit 2/omega_max: detector at 0.99/1.01 dt_cr and bisection (1, 2, 5 masses)";
   c.dts = {0.0};
   for (const auto& f : fixtures()) {
-    c.quantities.push_back({f.name + "_growth_at_0_99", [](double) { return 1.1; }, std::nullopt});
-    c.quantities.push_back({f.name + "_inverse_growth_at_1_01", [](double) { return 1.0; }, std::nullopt});
-    c.quantities.push_back({f.name + "_bisected_limit_rel", [](double) { return 1e-3; }, std::nullopt});
+    c.quantities.push_back(theoryBound("stable: G < 1.1 at 0.99 dt_cr (theory 2.3)",
+                                       {f.name + "_growth_at_0_99", [](double) { return 1.1; }, std::nullopt}));
+    c.quantities.push_back(theoryBound("unstable: G > 1e6 at 1.01 dt_cr (theory 2.3)",
+                                       {f.name + "_inverse_growth_at_1_01", [](double) { return 1.0; }, std::nullopt}));
+    c.quantities.push_back(theoryBound("bisection to 1e-3 of dt_cr (theory 2.3)",
+                                       {f.name + "_bisected_limit_rel", [](double) { return 1e-3; }, std::nullopt}));
   }
   c.run = [](double) {
     RunOutput out;

@@ -96,8 +96,8 @@ Case periodicColliderBruteForceCase() {
   c.dts = {0.0};
   for (const char* tag : {"shear", "stretch", "affine"})
     for (const char* q : {"_missing_pairs", "_run_mismatches", "_no_skip", "_no_shifted_or_real"})
-      c.quantities.push_back({std::string(tag) + q, [](double) { return 0.0; }, std::nullopt});
-  c.quantities.push_back({"shear_flip_count_err", [](double) { return 0.0; }, std::nullopt});
+      c.quantities.push_back(roundOffTolerance({std::string(tag) + q, [](double) { return 0.0; }, std::nullopt}));
+  c.quantities.push_back(roundOffTolerance({"shear_flip_count_err", [](double) { return 0.0; }, std::nullopt}));
   c.run = [](double) {
     RunOutput out;
     Series shearRuns{"shear_runs", {"step", "collider_runs"}, {}};

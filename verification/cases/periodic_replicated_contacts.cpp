@@ -128,10 +128,12 @@ Case periodicReplicatedContactsCase() {
   const auto zero = [](double) { return 0.0; };
   for (const auto& [tag, steps] : {std::pair{std::string("sheared"), 3}, {std::string("deforming"), 1}}) {
     const double ulps = 14.0 * 8.0 * steps;
-    c.quantities.push_back({tag + "_set_mismatches", zero, std::nullopt});
-    c.quantities.push_back({tag + "_not_dense", zero, std::nullopt});
-    c.quantities.push_back({tag + "_force_ulps", [ulps](double) { return ulps; }, std::nullopt});
-    c.quantities.push_back({tag + "_torque_ulps", [ulps](double) { return ulps; }, std::nullopt});
+    c.quantities.push_back(roundOffTolerance({tag + "_set_mismatches", zero, std::nullopt}));
+    c.quantities.push_back(roundOffTolerance({tag + "_not_dense", zero, std::nullopt}));
+    c.quantities.push_back(roundOffTolerance({tag + "_force_ulps", [ulps](double) { return ulps; }, std::nullopt},
+                                             "112 x steps in units of kn eps |x|max"));
+    c.quantities.push_back(roundOffTolerance({tag + "_torque_ulps", [ulps](double) { return ulps; }, std::nullopt},
+                                             "112 x steps in units of kn eps |x|max r_max"));
   }
   c.run = [](double) {
     RunOutput out;

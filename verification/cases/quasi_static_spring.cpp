@@ -29,8 +29,11 @@ Case quasiStaticSpringCase() {
   for (const auto& [lambda, tag] : lambdas) {
     const double r = ref::dampedHalfCycleRatio(lambda);
     const double K = std::floor(T / ref::dampedHalfPeriod(omega, lambda));
-    c.quantities.push_back({"ratio_" + tag, [](double) { return 1e-4; }, std::nullopt});
-    c.quantities.push_back({"equilibrium_rel_" + tag, [=](double) { return 1.1 * std::pow(r, K) + 1e-12; }, std::nullopt});
+    c.quantities.push_back(
+        theoryBound("theory 5.2 CI: ratio 1e-4", {"ratio_" + tag, [](double) { return 1e-4; }, std::nullopt}));
+    c.quantities.push_back(
+        theoryBound("residual amplitude 1.1 A0 r^K + 1e-12 A0",
+                    {"equilibrium_rel_" + tag, [=](double) { return 1.1 * std::pow(r, K) + 1e-12; }, std::nullopt}));
   }
   c.run = [=](double dt) {
     RunOutput out;

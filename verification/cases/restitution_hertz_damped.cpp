@@ -80,10 +80,12 @@ Case restitutionHertzDampedCase() {
     const double alpha = ref::hertzDampingAlpha(e, ref::ContactEnd::TensionAllowed), zeta = alpha / std::sqrt(5.0);
     const double B = std::abs(std::log(e)) * alpha / 4 * 3.218 / (1 - zeta * zeta);
     const auto bound = [=](double r) { return 2 * B * r + 2 * alpha * std::pow(r, 1.25) + 2 * std::pow(r, 2.5); };
-    c.quantities.push_back({t + "restitution_max_rel", bound, std::nullopt});
+    c.quantities.push_back(theoryBound("dashpot bias + entry + crossing (theory 2 section 2.2)",
+                                       {t + "restitution_max_rel", bound, std::nullopt}));
     c.quantities.push_back({t + "restitution_mean_rel", bound, OrderSpec{1.0, 0.85, 1.15, 1e-13, 1}});
   }
-  c.quantities.push_back({"odeint_vs_closed_form", [](double) { return 1e-9; }, std::nullopt});
+  c.quantities.push_back(
+      theoryBound("Odeint accuracy", {"odeint_vs_closed_form", [](double) { return 1e-9; }, std::nullopt}));
   c.run = [=](double ratio) {
     RunOutput out;
     for (const double e : {0.5, 0.9}) {

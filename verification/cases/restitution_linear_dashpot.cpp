@@ -103,11 +103,13 @@ Case restitutionLinearDashpotCase() {
     const std::string t = e == 0.5 ? "e05_" : "e09_";
     const double w0tc = p.w0 * p.tc, z = p.zeta;
     const auto resBound = [=](double r) { return (w0tc * r) * (w0tc * r) * (0.125 + z); };
-    c.quantities.push_back({t + "formula_residual", resBound, std::nullopt});
+    c.quantities.push_back(theoryBound("crossing residual (w0 dt)^2 (1/8 + zeta) (theory 2 section 2.1)",
+                                       {t + "formula_residual", resBound, std::nullopt}));
     c.quantities.push_back({t + "restitution_rel",
                             [=](double r) { return z * w0tc * r * (2 + std::abs(std::log(e)) / (2 * (1 - z * z))) + resBound(r); },
                             OrderSpec{1.0, 0.85, 1.15, 1e-13}});
-    c.quantities.push_back({t + "ledger_over_bound", [](double) { return 1.0; }, std::nullopt});
+    c.quantities.push_back(theoryBound("spring trapezoid at the crossings (w0 dt)^2 (1 + e^2)/4",
+                                       {t + "ledger_over_bound", [](double) { return 1.0; }, std::nullopt}));
   }
   c.run = [=](double ratio) {
     RunOutput out;

@@ -29,9 +29,12 @@ Case slidingToRollingCase() {
   c.name = "sliding_to_rolling";
   c.title = "sphere sliding on a wall reaches rolling at 5/7 v0 at t* = 2 v0/(7 mu g)";
   c.dts = {0.1 * std::sqrt(m / kn)};
-  c.quantities.push_back({"t_star_rel", [](double) { return 1e-3; }, std::nullopt});
-  c.quantities.push_back({"rolling_velocity_rel", [](double) { return 1e-5; }, std::nullopt});
-  c.quantities.push_back({"rolling_slip_rel", [](double) { return 1e-5; }, std::nullopt});
+  c.quantities.push_back(
+      theoryBound("theory 6.5 CI: t* 1e-3", {"t_star_rel", [](double) { return 1e-3; }, std::nullopt}));
+  c.quantities.push_back(
+      theoryBound("theory 6.5 CI: 1e-5 v0", {"rolling_velocity_rel", [](double) { return 1e-5; }, std::nullopt}));
+  c.quantities.push_back(
+      theoryBound("theory 6.5 CI: 1e-5 v0", {"rolling_slip_rel", [](double) { return 1e-5; }, std::nullopt}));
   c.run = [=](double dt) {
     Scene s = sphereWallScene(mat, R, Vec3(0, 0, R - m * g / kn), Vec3(v0, 0, 0), Vec3::Zero(), dt);
     s.gravity = Vec3(0, 0, -g);

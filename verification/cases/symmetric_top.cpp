@@ -62,8 +62,10 @@ Case symmetricTopCase() {
   c.quantities.push_back({"space_precession_rate_rel",
                           [=](double dt) { return second(dt) / (std::sin(top.coneHalfAngle()) * top.spacePrecessionRate() * T); },
                           two});
-  c.quantities.push_back({"angmom_change_rel", [](double) { return 1e-14; }, std::nullopt});
-  c.quantities.push_back({"energy_rel", [=](double dt) { return 0.02 * std::pow(W * dt, 3) * (W * T); }, std::nullopt});
+  c.quantities.push_back(roundOffTolerance({"angmom_change_rel", [](double) { return 1e-14; }, std::nullopt}));
+  c.quantities.push_back(
+      theoryBound("A&T energy drift 0.02 (|w| dt)^3 |w| T (theory 3.2)",
+                  {"energy_rel", [=](double dt) { return 0.02 * std::pow(W * dt, 3) * (W * T); }, std::nullopt}));
 
   c.run = [=](double dt) {
     RunOutput out;

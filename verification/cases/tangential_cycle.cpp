@@ -167,12 +167,16 @@ Case tangentialCycleCase() {
       "N/k)";
   c.dts = {0.0};
   for (const std::string law : {"cundall_", "hertz_mindlin_"}) {
-    c.quantities.push_back({law + "ledger_vs_discrete", [](double) { return 1e-12; }, std::nullopt});
-    c.quantities.push_back({law + "ledger_vs_closed_form_over_bound", [](double) { return 1.0; }, std::nullopt});
-    c.quantities.push_back({law + "loop_area_vs_ledger", [](double) { return 1e-12; }, std::nullopt});
-    c.quantities.push_back({law + "ledger_vs_closed_form_aligned", [](double) { return 1e-12; }, std::nullopt});
-    c.quantities.push_back({law + "loop_force", [](double) { return 1e-12; }, std::nullopt});
-    c.quantities.push_back({law + "below_cap_dissipation", [](double) { return 0.0; }, std::nullopt, "J"});
+    c.quantities.push_back(roundOffTolerance({law + "ledger_vs_discrete", [](double) { return 1e-12; }, std::nullopt}));
+    c.quantities.push_back(theoryBound("k du^2/4 (theory 2 section 4)", {law + "ledger_vs_closed_form_over_bound",
+                                                                         [](double) { return 1.0; }, std::nullopt}));
+    c.quantities.push_back(
+        roundOffTolerance({law + "loop_area_vs_ledger", [](double) { return 1e-12; }, std::nullopt}));
+    c.quantities.push_back(
+        roundOffTolerance({law + "ledger_vs_closed_form_aligned", [](double) { return 1e-12; }, std::nullopt}));
+    c.quantities.push_back(roundOffTolerance({law + "loop_force", [](double) { return 1e-12; }, std::nullopt}));
+    c.quantities.push_back(
+        roundOffTolerance({law + "below_cap_dissipation", [](double) { return 0.0; }, std::nullopt, "J"}));
   }
   c.run = [](double) {
     RunOutput out;

@@ -231,9 +231,12 @@ Case tangentialObjectivityCase() {
     for (const char* q : {"rotation_exact_spin_force_over_roundoff", "rotation_exact_spin_torque_over_roundoff",
                           "rotation_exact_spin_elastic_over_roundoff", "rotation_body_spin_force_over_roundoff",
                           "twirl_force_over_roundoff", "unloading_slip_force_over_roundoff"})
-      c.quantities.push_back({law + q, one, std::nullopt});
-    c.quantities.push_back({law + "unloading_slip_ledger_rel", slipLedgerTol, std::nullopt});
-    c.quantities.push_back({law + "ledger_work_over_roundoff", one, std::nullopt});
+      c.quantities.push_back(
+          roundOffTolerance({law + q, one, std::nullopt}, "eps (4 p L/d + 32 k) of |F_0| (error / that)"));
+    c.quantities.push_back(
+        roundOffTolerance({law + "unloading_slip_ledger_rel", slipLedgerTol, std::nullopt}, "64 eps per step"));
+    c.quantities.push_back(roundOffTolerance({law + "ledger_work_over_roundoff", one, std::nullopt},
+                                             "2 eps L/d of the stored energy per step (error / that)"));
   }
   c.quantities.push_back({"twirl_lag_vs_bodies",
                           [](double dt) {

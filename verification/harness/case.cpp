@@ -11,6 +11,31 @@
 
 namespace dem::verify {
 
+QuantitySpec roundOffTolerance(QuantitySpec spec, std::string multiple) {
+  spec.kind = ToleranceKind::RoundOff;
+  spec.toleranceNote = std::move(multiple);
+  return spec;
+}
+
+QuantitySpec theoryBound(std::string name, QuantitySpec spec) {
+  spec.kind = ToleranceKind::Bound;
+  spec.toleranceNote = std::move(name);
+  return spec;
+}
+
+std::string toleranceKindName(const QuantityResult& q) {
+  if (q.order) return "order";
+  switch (q.kind) {
+    case ToleranceKind::RoundOff:
+      return "round-off";
+    case ToleranceKind::Bound:
+      return "bound";
+    case ToleranceKind::Undeclared:
+      break;
+  }
+  return "undeclared";
+}
+
 std::vector<double> halvings(double dt0, int count) {
   std::vector<double> out;
   for (int k = 0; k < count; ++k) out.push_back(dt0 / std::pow(2.0, k));
@@ -59,8 +84,17 @@ std::string fmt(double v) {
 void judge(QuantityResult& q, const QuantitySpec& spec, const std::vector<double>& dts,
            const std::vector<double>& errs, bool withOrder) {
   q.pass = true;
+  if (!spec.order && spec.kind == ToleranceKind::Undeclared) {
+    q.pass = false;
+    q.failure = "no order and no tolerance kind: declare it with roundOffTolerance(...) or theoryBound(\"name\", ...)";
+  }
+  if (spec.kind == ToleranceKind::Bound && spec.toleranceNote.empty()) {
+    q.pass = false;
+    q.failure = "a theory bound without a name";
+  }
   for (std::size_t k = 0; k < dts.size(); ++k) {
     const double tol = spec.tolerance(dts[k]);
+    q.tolerances.push_back(tol);
     const double e = errs[k];
     if (!std::isfinite(e) || e > tol) {
       q.pass = false;
@@ -123,6 +157,8 @@ CaseResult evaluate(const Case& c, EvaluateOptions options) {
     q.quantity = spec.name;
     q.order = spec.order;
     q.unit = spec.unit;
+    q.kind = spec.kind;
+    q.toleranceNote = spec.toleranceNote;
     std::vector<double> errs;
     for (const auto& level : r.levels) {
       auto it = level.find(spec.name);
@@ -156,6 +192,7 @@ void writeCsv(const CaseResult& r, const std::string& dir) {
   std::filesystem::create_directories(dir);
   std::vector<std::string> columns{"dt"};
   for (const auto& q : r.quantities) columns.push_back(q.quantity);
+  for (const auto& q : r.quantities) columns.push_back(q.quantity + "__tolerance");
   std::vector<std::vector<double>> rows;
   for (std::size_t k = 0; k < r.levels.size(); ++k) {
     std::vector<double> row{r.dts[k]};
@@ -163,6 +200,8 @@ void writeCsv(const CaseResult& r, const std::string& dir) {
       auto it = r.levels[k].find(q.quantity);
       row.push_back(it == r.levels[k].end() ? std::numeric_limits<double>::quiet_NaN() : it->second);
     }
+    for (const auto& q : r.quantities)
+      row.push_back(k < q.tolerances.size() ? q.tolerances[k] : std::numeric_limits<double>::quiet_NaN());
     rows.push_back(std::move(row));
   }
   writeTable(std::filesystem::path(dir) / (r.name + ".csv"), columns, rows);

@@ -9,7 +9,11 @@
 // theory) and, when it declares an order, the least-squares slope of log(error) vs log(dt) over the
 // levels in the asymptotic range (from level `fitFrom` on, error above the round-off floor) must
 // fall inside the declared band; a quantity that declares an order needs >= kMinOrderLevels levels.
-// Quantities exact to round-off declare no order and are reported as exact.
+// Every tolerance is one of three kinds, and the report shows which (issue 19 item 8): a fitted
+// order (the quantity declares an OrderSpec: its band is gated, the tolerance bounds each level),
+// round-off (a multiple of machine epsilon; `roundOffTolerance(spec)`), or a theory bound (a discretisation,
+// model or measurement bound named in the case's banner; `theoryBound("name", spec)`). A quantity without
+// an order must declare one of the last two; evaluate() fails it otherwise.
 //
 // Plot hints (all optional, with defaults so that every case plots): a Series may name its axes
 // (`xLabel`, `yLabel`, units in brackets) and ask for a log y axis; a QuantitySpec may give the
@@ -51,12 +55,24 @@ struct OrderSpec {
 // A quantity that declares an order runs at no fewer levels than this (theory section 0.3).
 inline constexpr std::size_t kMinOrderLevels = 4;
 
+// What a tolerance is (see the header comment). A quantity with an order is reported as its order.
+enum class ToleranceKind { Undeclared, RoundOff, Bound };
+
 struct QuantitySpec {
   std::string name;
   std::function<double(double dt)> tolerance;  // bound on the error at this dt
-  std::optional<OrderSpec> order;               // none: exact (round-off) or not asymptotic
+  std::optional<OrderSpec> order;              // none: no slope is gated (round-off or a bound)
   std::string unit{};                           // unit of the error for plots ("m", "rad"; "" = 1)
+  ToleranceKind kind = ToleranceKind::Undeclared;
+  // RoundOff: how the tolerance counts eps when tolerance/eps is not it (e.g. "336 ulps of kn |x|");
+  // empty: the report states tolerance / eps. Bound: the bound's short name, as in the banner.
+  std::string toleranceNote{};
 };
+
+// Labels a quantity's tolerance as round-off: a multiple of machine epsilon (optionally described).
+QuantitySpec roundOffTolerance(QuantitySpec spec, std::string multiple = {});
+// Labels a quantity's tolerance as a theory bound and names it ("leapfrog energy (w dt)^2/4").
+QuantitySpec theoryBound(std::string name, QuantitySpec spec);
 
 struct Case {
   std::string name;   // identifier (CSV file name, Boost.Test name)
@@ -72,10 +88,13 @@ struct QuantityResult {
   double error = 0.0;      // at the first (gate) level
   double tolerance = 0.0;  // at the first level
   double worstRatio = 0.0; // max over levels of error / tolerance
+  std::vector<double> tolerances;  // the tolerance at every level
   std::optional<double> fittedOrder;
   std::size_t fittedPoints = 0;  // levels that entered the fit
   std::optional<OrderSpec> order;
   std::string unit;
+  ToleranceKind kind = ToleranceKind::Undeclared;
+  std::string toleranceNote;
   bool pass = false;
   std::string failure;  // why it failed, empty when it passed
 };
@@ -112,10 +131,14 @@ std::optional<double> fitOrder(const std::vector<double>& dts, const std::vector
 std::size_t fitPoints(const std::vector<double>& dts, const std::vector<double>& errors, double floor,
                       std::size_t from = 0);
 
+// "order", "round-off", "bound" or "undeclared": the kind a quantity's tolerance is reported as.
+std::string toleranceKindName(const QuantityResult& q);
+
 // Geometric sequence dt0, dt0/2, ... (count levels).
 std::vector<double> halvings(double dt0, int count);
 
-// Writes <dir>/<case>.csv (dt and one column per quantity) and <dir>/<case>__<series>.csv.
+// Writes <dir>/<case>.csv (dt, one column per quantity, then its tolerance at each level as the
+// column <quantity>__tolerance) and <dir>/<case>__<series>.csv.
 void writeCsv(const CaseResult& r, const std::string& dir);
 
 }  // namespace dem::verify
