@@ -7,6 +7,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <string>
 
@@ -516,6 +518,64 @@ BOOST_AUTO_TEST_CASE(colliding_output_files) {
   d["outputs"]["vtk"]["contacts"] = false;
   d["outputs"]["csv"]["file"] = "particles_contacts_000000005.vtu";
   BOOST_CHECK_NO_THROW(loadSceneText(d.dump(), "scene.json"));
+}
+
+// Mesh walls: the source, the generators' arguments, the STL file (named with the JSON path, the
+// file and the triangle), the periodic cell.
+BOOST_AUTO_TEST_CASE(mesh_walls) {
+  nlohmann::json d = base();
+  d["meshes"] = nlohmann::json::array({{{"material", "m"}}});
+  expectError(d, "meshes[0]", "exactly one of");
+  d["meshes"][0]["box"] = {{"lo", {0, 0, 0}}, {"hi", {1, 1, 1}}};
+  d["meshes"][0]["stl"] = "a.stl";
+  expectError(d, "meshes[0]", "exactly one of");
+  d = base();
+  d["meshes"] = nlohmann::json::array({{{"material", "m"}, {"box", {{"lo", {0, 0, 0}}, {"hi", {1, -1, 1}}}}}});
+  expectError(d, "meshes[0].box", "hi");
+  d = base();
+  d["meshes"] = nlohmann::json::array(
+      {{{"material", "m"}, {"cylinder", {{"base", {0, 0, 0}}, {"axis", {0, 0, 0}}, {"radius", 1}, {"height", 1}}}}});
+  expectError(d, "meshes[0].cylinder", "axis");
+  d = base();
+  d["meshes"] = nlohmann::json::array({{{"material", "m"}, {"stl", "no-such-file.stl"}}});
+  expectError(d, "meshes[0].stl", "no-such-file.stl");
+  d = base();
+  d["meshes"] =
+      nlohmann::json::array({{{"material", "m"}, {"box", {{"lo", {0, 0, 0}}, {"hi", {1, 1, 1}}}}, {"scale", -1}}});
+  expectError(d, "meshes[0].scale", "> 0");
+  d = base();
+  d["meshes"] = nlohmann::json::array(
+      {{{"material", "m"}, {"box", {{"lo", {0, 0, 0}}, {"hi", {1, 1, 1}}}}, {"motion", {{"spin", {0, 0, 1}}}}}});
+  expectError(d, "meshes[0].motion.spin", "unknown");
+  d = base();
+  d["walls"] = nlohmann::json::array();
+  d["cell"] = {{"size", {10, 10, 10}}};
+  d["meshes"] = nlohmann::json::array({{{"material", "m"}, {"box", {{"lo", {0, 0, 0}}, {"hi", {1, 1, 1}}}}}});
+  expectError(d, "meshes[0]", "periodic");
+}
+
+// A degenerate triangle in an STL file: the error names the JSON path, the file and the triangle.
+BOOST_AUTO_TEST_CASE(mesh_stl_file_errors_name_the_triangle) {
+  const std::string dir = "scene-errors-stl";
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream f(dir + "/bad.stl");
+    f << "solid s\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\n"
+         "facet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 2 0 0\nendloop\nendfacet\nendsolid s\n";
+  }
+  nlohmann::json d = base();
+  d["meshes"] = nlohmann::json::array({{{"material", "m"}, {"stl", "bad.stl"}}});
+  try {
+    loadSceneText(d.dump(), dir + "/scene.json");
+    BOOST_ERROR("no error for a degenerate STL triangle");
+  } catch (const SceneError& e) {
+    const std::string m = e.what();
+    BOOST_TEST_INFO(m);
+    BOOST_TEST(e.path == "meshes[0].stl");
+    BOOST_TEST(m.find("bad.stl") != std::string::npos);
+    BOOST_TEST(m.find("triangle 1") != std::string::npos);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
