@@ -13,6 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.maxClumpGridWork = 2e6;
   options.maxPackingAttempts = 200000;
   options.maxSizeTableBytes = 1u << 16;
+  options.maxStlBytes = 1u << 16;
   try {
     const dem::io::LoadedScene s =
         dem::io::loadSceneText(std::string(reinterpret_cast<const char*>(data), size), "fuzz.json", options);

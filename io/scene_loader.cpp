@@ -284,7 +284,7 @@ class Loader {
       const std::filesystem::path rel(path);  // relative to the scene file's directory
       if (rel.is_relative()) path = (std::filesystem::path(f.file()).parent_path() / rel).string();
       try {
-        return readStl(path);
+        return readStl(path, opt_.maxStlBytes);
       } catch (const std::runtime_error& e) {
         f.problem(std::string("cannot use the STL file: ") + e.what());
       }

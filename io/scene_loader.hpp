@@ -26,6 +26,8 @@ struct LoadOptions {
   std::uint64_t maxPackingAttempts = 1'000'000'000;
   // Largest size distribution table file (randomPacking radius {"distribution": "table"}) read.
   std::size_t maxSizeTableBytes = 16u << 20;
+  // Largest STL file (meshes[].stl) read; not a regular file is an error too.
+  std::size_t maxStlBytes = std::size_t{4} << 30;
 };
 
 struct LoadedScene {

@@ -1,6 +1,7 @@
 #include "stl.hpp"
 
 #include "atomic_file.hpp"
+#include "solver/exact_text.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <initializer_list>
 #include <limits>
 #include <memory>
@@ -30,19 +32,6 @@ constexpr double kDegenerateRatio = 1e-14;
   throw std::runtime_error(path + ": " + what);
 }
 
-// A double with 17 significant digits (the shortest form that always reads back to the same double).
-std::string number(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
-
-std::string point(const Vec3& p) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "(%.17g, %.17g, %.17g)", p[0], p[1], p[2]);
-  return buf;
-}
-
 // What makes a triangle unusable as a facet, or "" when nothing does: a non-finite coordinate, two
 // equal vertices, or zero area, |areaNormal| <= 1e-14 (longest edge)^2 (computed on the edges divided
 // by their largest component, so that no square overflows or underflows).
@@ -50,29 +39,34 @@ std::string triangleProblem(const Triangle& t) {
   for (int i = 0; i < 3; ++i)
     for (int a = 0; a < 3; ++a)
       if (!std::isfinite(t.v[i][a]))
-        return "vertex " + std::to_string(i) + " has the non-finite coordinate " + number(t.v[i][a]);
+        return "vertex " + std::to_string(i) + " has the non-finite coordinate " + exactText(t.v[i][a]);
   for (int i = 0; i < 3; ++i)
     for (int j = i + 1; j < 3; ++j)
       if (t.v[i] == t.v[j])
         return "degenerate: vertices " + std::to_string(i) + " and " + std::to_string(j) + " are the same point " +
-               point(t.v[i]);
+               exactText(t.v[i]);
   const Vec3 e1 = t.v[1] - t.v[0], e2 = t.v[2] - t.v[0], e3 = t.v[2] - t.v[1];
   const double scale = std::max({e1.cwiseAbs().maxCoeff(), e2.cwiseAbs().maxCoeff(), e3.cwiseAbs().maxCoeff()});
   const Vec3 a = e1 / scale, b = e2 / scale, c = e3 / scale;
   const double longest2 = std::max({a.squaredNorm(), b.squaredNorm(), c.squaredNorm()});
   if (a.cross(b).norm() <= kDegenerateRatio * longest2)
-    return "degenerate: zero area (the vertices " + point(t.v[0]) + ", " + point(t.v[1]) + ", " + point(t.v[2]) +
-           " are collinear)";
+    return "degenerate: zero area (the vertices " + exactText(t.v[0]) + ", " + exactText(t.v[1]) + ", " +
+           exactText(t.v[2]) + " are collinear)";
   return "";
 }
 
 // The whole file. Throws naming the file and the system's reason.
-std::string readBytes(const std::string& path) {
+std::string readBytes(const std::string& path, std::size_t maxBytes) {
   struct Close {
     void operator()(std::FILE* f) const { std::fclose(f); }
   };
   const std::unique_ptr<std::FILE, Close> f(std::fopen(path.c_str(), "rb"));
   if (!f) fail(path, std::string("cannot open the STL file: ") + std::strerror(errno));
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) fail(path, "not a regular file (expected an STL file)");
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) fail(path, "cannot read the file size: " + ec.message());
+  if (size > maxBytes) fail(path, "larger than " + std::to_string(maxBytes) + " bytes (the limit for STL files)");
   std::string bytes;
   char buf[1 << 16];
   std::size_t k = 0;
@@ -190,7 +184,7 @@ class AsciiReader {
   // A vertex coordinate: a number, finite.
   double coordinate(int vertex) {
     const double x = readNumber("'vertex x y z' (three numbers)");
-    if (!std::isfinite(x)) error("vertex " + std::to_string(vertex) + " has the non-finite coordinate " + number(x));
+    if (!std::isfinite(x)) error("vertex " + std::to_string(vertex) + " has the non-finite coordinate " + exactText(x));
     return x;
   }
 
@@ -304,7 +298,8 @@ void checkForWriting(const std::string& path, const TriangleMesh& mesh, bool bin
       for (const Vec3& p : mesh[t].v)
         for (Eigen::Index a = 0; a < 3; ++a)
           if (std::abs(p[a]) > static_cast<double>(std::numeric_limits<float>::max()))
-            refuseTriangle(path, t, "the coordinate " + number(p[a]) + " is beyond the range of a float (binary STL)");
+            refuseTriangle(path, t,
+                           "the coordinate " + exactText(p[a]) + " is beyond the range of a float (binary STL)");
   }
 }
 
@@ -312,8 +307,9 @@ std::string asciiBytes(const TriangleMesh& mesh) {
   std::string out = "solid dem\n";
   for (const Triangle& t : mesh) {
     const Vec3 n = t.areaNormal().normalized();
-    out += "  facet normal " + number(n[0]) + " " + number(n[1]) + " " + number(n[2]) + "\n    outer loop\n";
-    for (const Vec3& p : t.v) out += "      vertex " + number(p[0]) + " " + number(p[1]) + " " + number(p[2]) + "\n";
+    out += "  facet normal " + exactText(n[0]) + " " + exactText(n[1]) + " " + exactText(n[2]) + "\n    outer loop\n";
+    for (const Vec3& p : t.v)
+      out += "      vertex " + exactText(p[0]) + " " + exactText(p[1]) + " " + exactText(p[2]) + "\n";
     out += "    endloop\n  endfacet\n";
   }
   out += "endsolid dem\n";
@@ -338,8 +334,8 @@ std::string binaryBytes(const TriangleMesh& mesh) {
 
 }  // namespace
 
-TriangleMesh readStl(const std::string& path) {
-  const std::string bytes = readBytes(path);
+TriangleMesh readStl(const std::string& path, std::size_t maxBytes) {
+  const std::string bytes = readBytes(path, maxBytes);
   if (bytes.empty()) fail(path, "empty file (expected an ASCII or a binary STL)");
   if (bytes.size() >= kHeaderBytes && bytes.size() == binarySizeForCount(bytes)) return parseBinary(path, bytes);
   if (startsWithSolid(bytes)) return parseAscii(path, bytes);

@@ -14,6 +14,8 @@
 
 #include "solver/triangle.hpp"
 
+#include <cstddef>
+#include <limits>
 #include <string>
 
 namespace dem::io {
@@ -24,7 +26,7 @@ namespace dem::io {
 // match its triangle count, an ASCII syntax error, a file without triangles, a vertex coordinate
 // that is not finite, a degenerate triangle (two equal vertices, or zero area:
 // |areaNormal| <= 1e-14 (longest edge)^2).
-TriangleMesh readStl(const std::string& path);
+TriangleMesh readStl(const std::string& path, std::size_t maxBytes = std::numeric_limits<std::size_t>::max());
 
 // Writes `mesh` as an STL file, replacing `path` atomically (io/atomic_file.hpp). ASCII writes every
 // coordinate with 17 significant digits, so readStl gives back the same doubles. Binary stores

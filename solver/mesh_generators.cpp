@@ -1,5 +1,7 @@
 #include "mesh_generators.hpp"
 
+#include "exact_text.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -11,29 +13,17 @@ namespace dem {
 
 namespace {
 
-std::string number(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
-
-std::string point(const Vec3& p) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "(%.17g, %.17g, %.17g)", p[0], p[1], p[2]);
-  return buf;
-}
-
 [[noreturn]] void refuse(const char* function, const std::string& what) {
   throw std::invalid_argument(std::string(function) + ": " + what);
 }
 
 void requireFinite(const char* function, const char* name, const Vec3& v) {
-  if (!allFinite(v)) refuse(function, std::string(name) + " must be finite, got " + point(v));
+  if (!allFinite(v)) refuse(function, std::string(name) + " must be finite, got " + exactText(v));
 }
 
 void requirePositive(const char* function, const char* name, double x) {
   if (!(std::isfinite(x) && x > 0.0))
-    refuse(function, std::string(name) + " must be positive and finite, got " + number(x));
+    refuse(function, std::string(name) + " must be positive and finite, got " + exactText(x));
 }
 
 void requireSegments(const char* function, int segments) {
@@ -45,7 +35,8 @@ void requireSegments(const char* function, int segments) {
 Vec3 unitAxis(const char* function, const Vec3& axis) {
   requireFinite(function, "axis_unit", axis);
   const Vec3 a = axis.normalized();
-  if (!(std::abs(a.norm() - 1.0) <= 1e-12)) refuse(function, "axis_unit must be a non-zero vector, got " + point(axis));
+  if (!(std::abs(a.norm() - 1.0) <= 1e-12))
+    refuse(function, "axis_unit must be a non-zero vector, got " + exactText(axis));
   return a;
 }
 
@@ -102,7 +93,7 @@ TriangleMesh boxMesh(const Vec3& lo, const Vec3& hi, bool open_top) {
   requireFinite("boxMesh", "hi", hi);
   for (Eigen::Index a = 0; a < 3; ++a)
     if (!(lo[a] < hi[a]))
-      refuse("boxMesh", "hi must exceed lo in every component, got lo = " + point(lo) + ", hi = " + point(hi));
+      refuse("boxMesh", "hi must exceed lo in every component, got lo = " + exactText(lo) + ", hi = " + exactText(hi));
   const auto c = [&](int i) { return Vec3(i & 1 ? hi[0] : lo[0], i & 2 ? hi[1] : lo[1], i & 4 ? hi[2] : lo[2]); };
   TriangleMesh mesh;
   addQuad(mesh, c(0), c(1), c(3), c(2));                 // z = lo.z, normal +z
@@ -154,8 +145,8 @@ TriangleMesh transformMesh(TriangleMesh mesh, double scale, const Quat& rotation
   const Quat unit = rotation.normalized();
   if (!allFinite(rotation) || !(std::abs(unit.norm() - 1.0) <= 1e-12))
     refuse("transformMesh", "rotation must be a finite non-zero quaternion, got (w, x, y, z) = (" +
-                                number(rotation.w()) + ", " + number(rotation.x()) + ", " + number(rotation.y()) +
-                                ", " + number(rotation.z()) + ")");
+                                exactText(rotation.w()) + ", " + exactText(rotation.x()) + ", " +
+                                exactText(rotation.y()) + ", " + exactText(rotation.z()) + ")");
   requireFinite("transformMesh", "translation", translation);
   const Mat3 r = unit.toRotationMatrix();
   for (Triangle& t : mesh)

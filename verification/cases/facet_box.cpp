@@ -69,11 +69,7 @@ Case facetBoxCase() {
   c.title = "sphere in a box of 12 triangles: as in the box of 6 analytic walls";
   c.dts = {0.1 * std::sqrt(m / kn)};
   const auto steps = static_cast<std::uint64_t>(std::ceil(duration / c.dts[0]));
-  const double bound = roundOffBound(steps);
-  for (const char* q : {"position_diff", "velocity_diff", "spin_diff", "force_diff"})
-    c.quantities.push_back(roundOffTolerance({q, [=](double) { return bound; }, std::nullopt}, "16 eps n (n steps)"));
-  c.quantities.push_back(roundOffTolerance({"walls_short_of_5", [](double) { return 0.0; }, std::nullopt}));
-  c.quantities.push_back(roundOffTolerance({"no_two_face_contact", [](double) { return 0.0; }, std::nullopt}));
+  addComparisonQuantities(c, steps, "", {"walls_short_of_5", "no_two_face_contact"});
   c.run = [=](double dt) {
     const double z0 = R - m * g / kn;  // resting on the floor
     Scene walls = boxScene(mat, R, z0, L, false, dt);
@@ -100,10 +96,7 @@ Case facetBoxCase() {
       }
     }
     RunOutput out;
-    out.errors["position_diff"] = d.pos;
-    out.errors["velocity_diff"] = d.vel;
-    out.errors["spin_diff"] = d.spin;
-    out.errors["force_diff"] = d.force;
+    storeDivergence(out, d, "");
     int touched = 0;
     for (int a = 0; a < 6; ++a) touched += (faces >> a) & 1;
     out.errors["walls_short_of_5"] = static_cast<double>(5 - touched);

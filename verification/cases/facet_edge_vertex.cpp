@@ -70,15 +70,8 @@ Case facetEdgeVertexCase() {
   // from 0.2 R above the surface, through the contact and 0.2 R back
   const double duration = 0.4 * R / v0 + 1.2 * tc;
   const auto steps = static_cast<std::uint64_t>(std::ceil(duration / c.dts[0]));
-  const double bound = roundOffBound(steps);
-  for (const char* where : {"edge", "vertex"}) {
-    const std::string w = where;
-    for (const char* q : {"_position_diff", "_velocity_diff", "_force_diff"})
-      c.quantities.push_back(
-          roundOffTolerance({w + q, [=](double) { return bound; }, std::nullopt}, "16 eps n (n steps)"));
-    c.quantities.push_back(roundOffTolerance({w + "_extra_contacts", [](double) { return 0.0; }, std::nullopt}));
-    c.quantities.push_back(roundOffTolerance({w + "_not_rebounded", [](double) { return 0.0; }, std::nullopt}));
-  }
+  for (const std::string w : {"edge_", "vertex_"})
+    addComparisonQuantities(c, steps, w, {"extra_contacts", "not_rebounded"});
   c.run = [=](double dt) {
     RunOutput out;
     const TriangleMesh meshes[2] = {roof(slope, 0.05), pyramid(slope, 0.05)};
@@ -97,9 +90,7 @@ Case facetEdgeVertexCase() {
         extra = std::max(extra, realFacetContacts(mesh, sa) - 1);
       }
       const std::string w = names[t];
-      out.errors[w + "_position_diff"] = d.pos;
-      out.errors[w + "_velocity_diff"] = d.vel;
-      out.errors[w + "_force_diff"] = d.force;
+      storeDivergence(out, d, w + "_");
       out.errors[w + "_extra_contacts"] = static_cast<double>(extra);
       // (the scenario is what it claims: the sphere came back up at about v0)
       out.errors[w + "_not_rebounded"] = mesh.particles.vel[sa].z() > 0.99 * v0 ? 0.0 : 1.0;

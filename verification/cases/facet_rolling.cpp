@@ -51,11 +51,7 @@ Case facetRollingCase() {
   c.title = "sphere sliding and rolling across the edges of a flat triangle mesh: as on the analytic wall";
   c.dts = {0.1 * std::sqrt(m / kn)};
   const auto steps = static_cast<std::uint64_t>(std::ceil(duration / c.dts[0]));
-  const double bound = roundOffBound(steps);
-  for (const char* q : {"position_diff", "velocity_diff", "spin_diff", "force_diff"})
-    c.quantities.push_back(roundOffTolerance({q, [=](double) { return bound; }, std::nullopt}, "16 eps n (n steps)"));
-  c.quantities.push_back(roundOffTolerance({"extra_facet_contacts", [](double) { return 0.0; }, std::nullopt}));
-  c.quantities.push_back(roundOffTolerance({"facets_short_of_10", [](double) { return 0.0; }, std::nullopt}));
+  addComparisonQuantities(c, steps, "", {"extra_facet_contacts", "facets_short_of_10"});
   c.run = [=](double dt) {
     const Vec3 x(0.0, 0.0, R - m * g / kn);
     Scene wall = rollingScene(mat, R, x, v0, false, dt);
@@ -79,10 +75,7 @@ Case facetRollingCase() {
                            static_cast<double>(facet)});
     }
     RunOutput out;
-    out.errors["position_diff"] = d.pos;
-    out.errors["velocity_diff"] = d.vel;
-    out.errors["spin_diff"] = d.spin;
-    out.errors["force_diff"] = d.force;
+    storeDivergence(out, d, "");
     out.errors["extra_facet_contacts"] = static_cast<double>(extra);
     out.errors["facets_short_of_10"] = std::max(0.0, 10.0 - static_cast<double>(facetsTouched.size()));
     out.series.push_back(std::move(ts));

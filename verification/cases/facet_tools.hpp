@@ -2,12 +2,15 @@
 // Shared by the facet cases: meshes built from quads, and the comparison of a scene with mesh walls
 // against the same scene with analytic walls, step by step.
 
+#include "harness/case.hpp"
 #include "solver/scene.hpp"
 #include "solver/triangle.hpp"
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
+#include <string>
 
 namespace dem::verify {
 
@@ -68,6 +71,25 @@ inline void accumulate(Divergence& d, const Scene& a, std::uint32_t sa, const Sc
 // differences add up at most linearly, 16 eps per step relative to the quantity's scale.
 inline double roundOffBound(std::uint64_t steps) {
   return 16.0 * static_cast<double>(steps) * std::numeric_limits<double>::epsilon();
+}
+
+// The four divergence quantities (Divergence: position_diff .. force_diff, prefixed) with the
+// round-off bound of `steps` steps, and checks that must be exactly zero (`exact`, prefixed).
+inline void addComparisonQuantities(Case& c, std::uint64_t steps, const std::string& prefix,
+                                    std::initializer_list<const char*> exact) {
+  const double bound = roundOffBound(steps);
+  for (const char* q : {"position_diff", "velocity_diff", "spin_diff", "force_diff"})
+    c.quantities.push_back(
+        roundOffTolerance({prefix + q, [=](double) { return bound; }, std::nullopt}, "16 eps n (n steps)"));
+  for (const char* q : exact)
+    c.quantities.push_back(roundOffTolerance({prefix + q, [](double) { return 0.0; }, std::nullopt}));
+}
+
+inline void storeDivergence(RunOutput& out, const Divergence& d, const std::string& prefix) {
+  out.errors[prefix + "position_diff"] = d.pos;
+  out.errors[prefix + "velocity_diff"] = d.vel;
+  out.errors[prefix + "spin_diff"] = d.spin;
+  out.errors[prefix + "force_diff"] = d.force;
 }
 
 }  // namespace dem::verify

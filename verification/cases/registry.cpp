@@ -59,6 +59,7 @@ std::vector<Case> allCases() {
       facetRollingCase(),
       facetBoxCase(),
       facetEdgeVertexCase(),
+      drumTorqueBalanceCase(),
 #ifdef DEM_VERIFY_HAS_IO
       bitIdentityCase(),  // last: verification/CMakeLists.txt appends it when dem::io is built
 #endif

@@ -63,6 +63,7 @@ Case hardSphereLimitCase();
 Case facetRollingCase();
 Case facetBoxCase();
 Case facetEdgeVertexCase();
+Case drumTorqueBalanceCase();
 // Only with dem::io (DEM_BUILD_IO).
 Case bitIdentityCase();
 
