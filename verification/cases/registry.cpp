@@ -60,6 +60,7 @@ std::vector<Case> allCases() {
       facetBoxCase(),
       facetEdgeVertexCase(),
       drumTorqueBalanceCase(),
+      facetConvexEdgeCase(),
 #ifdef DEM_VERIFY_HAS_IO
       bitIdentityCase(),  // last: verification/CMakeLists.txt appends it when dem::io is built
 #endif

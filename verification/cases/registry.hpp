@@ -64,6 +64,7 @@ Case facetRollingCase();
 Case facetBoxCase();
 Case facetEdgeVertexCase();
 Case drumTorqueBalanceCase();
+Case facetConvexEdgeCase();
 // Only with dem::io (DEM_BUILD_IO).
 Case bitIdentityCase();
 
