@@ -1,7 +1,7 @@
 #include "collider.hpp"
 
-#include "contact_geometry.hpp"
 #include "cell_grid.hpp"
+#include "contact_geometry.hpp"
 #include "laws.hpp"
 #include "shapes.hpp"
 
@@ -46,7 +46,8 @@ double sweepLengthFor(const Particles& p, double verletDist) {
   return rMin == kInf ? 0.0 : -verletDist * rMin;
 }
 
-Contact makeContact(const Particles& p, const std::vector<Material>& materials, std::uint32_t a, std::uint32_t b, ContactLaw law) {
+Contact makeContact(const Particles& p, const std::vector<Material>& materials, std::uint32_t a, std::uint32_t b,
+                    ContactLaw law) {
   Contact c;
   const ShapePairEntry e = shapePair(p.shape[a], p.shape[b]);  // (two walls never reach here: pairAllowed)
   c.type = e.type.value_or(ContactType::SphereWall);
@@ -233,14 +234,25 @@ void Collider::sweep(const Particles& p, const std::vector<Material>& materials,
   const auto& L = lists_[0];
   const std::size_t n = lo_.size();
   std::vector<std::uint32_t> rankLo(n), rankHi(n);
-  for (std::size_t k = 0; k < L.size(); ++k) (isUpper(L[k].tag) ? rankHi : rankLo)[idOf(L[k].tag)] = static_cast<std::uint32_t>(k);
+  for (std::size_t k = 0; k < L.size(); ++k)
+    (isUpper(L[k].tag) ? rankHi : rankLo)[idOf(L[k].tag)] = static_cast<std::uint32_t>(k);
   std::vector<std::uint32_t> small, large;
   Vec3 cMin = Vec3::Constant(kInf), cMax = Vec3::Constant(-kInf);
   std::array<double, 3> ext{0.0, 0.0, 0.0};
   double coordMax = 0.0;
+  // Boxes of the grid: the spheres', and a facet's only while it is no wider than 4 spheres' boxes
+  // (the grid's cells are as wide as its widest box: a container's large facets would make one
+  // cell of everything). Wider facets, and unbounded walls, are `large`: every grid box is tested
+  // against them, and they scan the sweep list themselves.
+  Vec3 sphereWidth = Vec3::Zero();
+  std::vector<std::uint8_t> isLarge(n, 0);
+  for (std::size_t i = 0; i < n; ++i)
+    if (!p.isBoundary(i) && allFinite(lo_[i]) && allFinite(hi_[i])) sphereWidth = sphereWidth.cwiseMax(hi_[i] - lo_[i]);
   for (std::size_t i = 0; i < n; ++i) {
-    if (!(allFinite(lo_[i]) && allFinite(hi_[i]))) {
+    if (!(allFinite(lo_[i]) && allFinite(hi_[i])) ||
+        (p.isBoundary(i) && ((hi_[i] - lo_[i]).array() > 4.0 * sphereWidth.array()).any())) {
       large.push_back(static_cast<std::uint32_t>(i));
+      isLarge[i] = 1;
       continue;
     }
     small.push_back(static_cast<std::uint32_t>(i));
@@ -269,7 +281,7 @@ void Collider::sweep(const Particles& p, const std::vector<Material>& materials,
   for (std::size_t k = 0; k < L.size(); ++k) {
     if (isUpper(L[k].tag)) continue;
     const std::uint32_t a = idOf(L[k].tag);
-    if (!allFinite(lo_[a]) || !allFinite(hi_[a])) {
+    if (isLarge[a]) {
       for (std::size_t m = k + 1; m < L.size(); ++m) {
         const std::uint32_t t = L[m].tag;
         if (isUpper(t)) {

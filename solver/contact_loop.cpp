@@ -115,7 +115,7 @@ struct ColumnBatch {
   const Eigen::Vector3i& cell = cs.cellDistData()[k];
   const Vec3 x2 = secondPoint(p, type, i1, i2, cell, shift ? &shift->H : nullptr);
   PairInput<double> pair = pairInput(p, type, i1, i2, x2);
-  if (leftOut && leftOut[k]) pair.d = v3(apartDistance(vec3(pair.d), pair.r1));
+  if (type == ContactType::SphereFacet && leftOut[k]) pair.d = v3(apartDistance(vec3(pair.d), pair.r1));
   const std::uint8_t wasReal = cs.realData()[k];  // (0 or 1)
   if (!wasReal && !mayTouch(pair, type)) return false;
   in.set(inD, j, pair.d);

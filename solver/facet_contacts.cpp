@@ -85,16 +85,18 @@ Vec3 apartDistance(const Vec3& d, double r1) {
 }
 
 bool resolveFacetContacts(const Particles& p, ContactStore& cs, std::size_t end, FacetContactScratch& scratch) {
-  scratch.leftOut.assign(end, 0);
+  if (scratch.leftOut.size() < end) scratch.leftOut.resize(end);  // (entries of facet contacts only are read)
   auto& cand = scratch.candidates;
   cand.clear();
   const ContactType* type = cs.typeData();
   for (std::size_t k = 0; k < end; ++k) {
     if (type[k] != ContactType::SphereFacet) continue;
     const std::uint32_t s = cs.id1(k), f = cs.id2(k);
+    scratch.leftOut[k] = 0;
     const FacetPoint q = closestPointOnFacet(p.facets[p.shapeIndex[f]], p.pos[s]);
     // u_N < 0 from the same input and formula as the kernel's
     const bool touching = contactGeometry(pairInput(p, type[k], s, f, q.x), type[k]).uN < 0.0;
+    if (!touching && !cs.real(k)) continue;  // (takes no part: neither counts nor gives a history)
     cand.push_back({s, p.facets[p.shapeIndex[f]].mesh, f, static_cast<std::uint32_t>(k), q.x, (q.x - p.pos[s]).norm(),
                     touching, cs.real(k)});
   }

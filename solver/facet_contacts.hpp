@@ -50,12 +50,12 @@ struct FacetContactScratch {
     bool wasReal;
   };
   std::vector<Candidate> candidates;
-  std::vector<std::uint8_t> leftOut;  // per contact index: 1 = given to the kernel as apart
+  std::vector<std::uint8_t> leftOut;  // per contact index, facet contacts only: 1 = given to the kernel as apart
 };
 
 // Decides, for the active contacts [0, end) of `cs`, which sphere-facet contacts are left out
-// (scratch.leftOut, sized to end; all zero without facet contacts) and moves histories as described
-// above. Returns whether any real flag changed (noted in the store).
+// (scratch.leftOut, at least `end` entries; only the sphere-facet contacts' are set, the others are
+// not meaningful) and moves histories as described above. Returns whether any real flag changed (noted in the store).
 bool resolveFacetContacts(const Particles& p, ContactStore& cs, std::size_t end, FacetContactScratch& scratch);
 
 // The input distance vector that a contact left out is given: the same direction at twice the

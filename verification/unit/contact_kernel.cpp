@@ -76,7 +76,7 @@ std::size_t compareFacetContacts(const Scene& s) {
   contactStage(p, loop, s.dt(), scratch, Law::kind);
   std::size_t differing = 0, facetReal = 0, leftOut = 0;
   for (std::size_t k = 0; k < loop.size(); ++k) {
-    if (decided.leftOut[k]) {
+    if (pre.type(k) == ContactType::SphereFacet && decided.leftOut[k]) {
       ++leftOut;
       differing += loop.real(k);
       continue;
