@@ -12,6 +12,7 @@
 #include "io/checkpoint.hpp"
 #include "io/json_errors.hpp"
 #include "io/scene_loader.hpp"
+#include "io/stl.hpp"
 #include "solver/contact_law.hpp"
 #include "solver/scene.hpp"
 
@@ -576,6 +577,35 @@ PYBIND11_MODULE(_dem, m) {
           },
           py::arg("point"), py::arg("normal"), py::arg("material") = 0,
           "A fixed infinite wall; returns its particle id.")
+      .def(
+          "add_mesh",
+          [](PyScene& s, const py::object& triangles, const py::object& material, const py::object& centre,
+             const py::object& vel, const py::object& angVel, const std::string& name) {
+            s.checkResizable();
+            dem::TriangleMesh mesh;
+            if (py::isinstance<py::str>(triangles)) {
+              mesh = dem::io::readStl(triangles.cast<std::string>());
+            } else {
+              const auto a = triangles.cast<py::array_t<double, py::array::c_style | py::array::forcecast>>();
+              if (a.ndim() != 3 || a.shape(1) != 3 || a.shape(2) != 3)
+                throw std::invalid_argument("add_mesh: triangles: expected an STL file name or an array of shape (n, 3, 3)");
+              const auto t = a.unchecked<3>();
+              for (py::ssize_t k = 0; k < t.shape(0); ++k) {
+                dem::Triangle tri;
+                for (int v = 0; v < 3; ++v) tri.v[static_cast<std::size_t>(v)] = dem::Vec3(t(k, v, 0), t(k, v, 1), t(k, v, 2));
+                mesh.push_back(tri);
+              }
+            }
+            const dem::MeshMotion motion{toVec3(centre, "centre"), toVec3(vel, "vel"), toVec3(angVel, "ang_vel"),
+                                         s.scene.time};
+            const std::size_t index = s.scene.particles.addMesh(mesh, materialIndex(s, material), motion, name);
+            return py::make_tuple(index, s.scene.particles.meshes[index].first, s.scene.particles.meshes[index].count);
+          },
+          py::arg("triangles"), py::arg("material") = 0, py::arg("centre") = std::vector<double>{0, 0, 0},
+          py::arg("vel") = std::vector<double>{0, 0, 0}, py::arg("ang_vel") = std::vector<double>{0, 0, 0},
+          py::arg("name") = "",
+          "A mesh wall from an STL file or an (n, 3, 3) array of triangles, optionally moving rigidly from now "
+          "(x(t) = centre + vel t + R(ang_vel t)(x0 - centre)); returns (mesh index, first facet id, facet count).")
       .def(
           "add_clump",
           [](PyScene& s, const std::vector<std::size_t>& members) {

@@ -65,6 +65,33 @@ class BuildScene(unittest.TestCase):
             self.assertTrue(np.array_equal(getattr(built, name), getattr(loaded, name)), name)
         self.assertEqual(built.energy, loaded.energy)
 
+    def test_mesh_wall_is_the_analytic_wall(self):
+        """A sphere sliding on a floor of two triangles (add_mesh) and on the wall z = 0: the same to round-off."""
+        runs = []
+        for mesh in (False, True):
+            s = dem.Scene()
+            s.add_material(dem.Material(density=2600, young=1e7, friction_angle=0.4))
+            if mesh:
+                floor = np.array([[[-1, -1, 0], [1, -1, 0], [1, 1, 0]], [[-1, -1, 0], [1, 1, 0], [-1, 1, 0]]], float)
+                m, first, count = s.add_mesh(floor, name="floor")
+                self.assertEqual((m, first, count), (0, 0, 2))
+            else:
+                s.add_wall([0, 0, 0], [0, 0, 1])
+            s.add_sphere([0.001, 0.002, 0.0099989], 0.01, vel=[0.3, -0.2, 0])  # at its static overlap
+            s.gravity = [0, 0, -9.81]
+            s.dt = 1e-5
+            s.run(3000)
+            runs.append(s)
+        self.assertGreater(runs[1].num_contacts, 0)
+        # round-off: the facet's normal d/|d| is within an ulp of the wall's; 16 eps per step
+        # (verification case facet_rolling) relative to R and |v0|
+        bound = 16 * 3000 * np.finfo(float).eps
+        self.assertLessEqual(np.abs(runs[0].positions[-1] - runs[1].positions[-1]).max(), bound * 0.01)
+        self.assertLessEqual(np.abs(runs[0].velocities[-1] - runs[1].velocities[-1]).max(), bound * 0.36)
+        self.assertLessEqual(np.abs(runs[0].angular_velocities[-1] - runs[1].angular_velocities[-1]).max(), bound * 36)
+        with self.assertRaisesRegex(ValueError, "shape"):
+            dem.Scene().add_mesh(np.zeros((2, 3)))
+
     def test_impact_physics(self):
         s, a, b = two_spheres()
         seen = []
