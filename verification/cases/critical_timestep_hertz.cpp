@@ -89,21 +89,14 @@ Case criticalTimestepHertzCase() {
   const auto tag = [](double e) { return std::string(e == 1.0 ? "e1_" : "e05_"); };
   for (const double e : es) {
     const std::string t = tag(e);
-    // bound: the name of a theory bound; nullptr: round-off.
-    const auto q = [&c, &t](const char* name, double tol, const char* bound) {
-      const QuantitySpec spec{t + name, [tol](double) { return tol; }, std::nullopt};
-      c.quantities.push_back(bound ? theoryBound(bound, spec) : roundOffTolerance(spec));
-    };
-    q("growth_at_0_99", 1.1, "stable: G < 1.1 at 0.99 dt_cr (theory 8)");
-    q("inverse_growth_at_1_01", 1.0, "unstable: G > 1.1 at 1.01 dt_cr (theory 8)");
-    q("bisected_limit_rel", 1e-3, "bisection to 1e-3 of dt_cr (theory 8)");
-    q("estimate_rel", 1e-11, nullptr);
-    q("estimate_over_limit", 1.0, "a safe estimate: estimate <= limit (theory 8)");
+    addStabilityQuantities(c, t, 1e-11, 1.0);
   }
   c.run = [es, tag](double) {
     RunOutput out;
-    Series lim{"limits", {"restitution", "zeta", "dt_cr_over_2_over_omega", "bisected_over_dt_cr", "estimate_over_dt_cr"}, {}};
-    Series tangential{"tangential_mode", {"restitution", "kt_over_S", "zeta_t", "dt_t_over_dt_cr", "estimate_over_dt_t"}, {}};
+    Series lim{
+        "limits", {"restitution", "zeta", "dt_cr_over_2_over_omega", "bisected_over_dt_cr", "estimate_over_dt_cr"}, {}};
+    Series tangential{
+        "tangential_mode", {"restitution", "kt_over_S", "zeta_t", "dt_t_over_dt_cr", "estimate_over_dt_t"}, {}};
     for (const double e : es) {
       const std::string t = tag(e);
       ContactOscillator o;
@@ -126,9 +119,11 @@ Case criticalTimestepHertzCase() {
       const double nu = o.material().poisson, E = o.young(), I = s.particles.inertia[1][0], r = o.R - 0.5 * d;
       const double K = m * o.g / std::pow(delta, 1.5), S = 1.5 * K * std::sqrt(d);
       const double gStar = E / (4.0 * (2.0 - nu) * (1.0 + nu)), kt = 8.0 * gStar * std::sqrt(o.R * d);
-      const double twoZeta = 2.0 * zeta, cn = twoZeta * std::sqrt(S * m), ct = twoZeta * std::sqrt(kt * m), tt = 1 / m + r * r / I;
+      const double twoZeta = 2.0 * zeta, cn = twoZeta * std::sqrt(S * m), ct = twoZeta * std::sqrt(kt * m),
+                   tt = 1 / m + r * r / I;
       const double expected = singleContactEstimate(m, I, r, S, kt, cn, ct);
-      const double zetaT = ct * std::sqrt(tt / kt) / 2, dtT = 2 / std::sqrt(kt * tt) * (std::sqrt(1 + zetaT * zetaT) - zetaT);
+      const double zetaT = ct * std::sqrt(tt / kt) / 2,
+                   dtT = 2 / std::sqrt(kt * tt) * (std::sqrt(1 + zetaT * zetaT) - zetaT);
       out.errors[t + "estimate_rel"] = est.fromContacts ? std::abs(est.dt / expected - 1.0) : 1.0;
       out.errors[t + "estimate_over_limit"] = bis.bracketed ? est.dt / std::min(bis.limit, dtT) : 2.0;
       tangential.rows.push_back({e, kt / S, zetaT, dtT / dtCr, est.dt / dtT});

@@ -146,7 +146,9 @@ double tangentialGrowthRatio(const ContactOscillator& o, double dt) {
 Case criticalTimestepRotationCase() {
   Case c;
   c.name = "critical_timestep_rotation";
-  c.title = "critical timestep with rotation: tangential mode of a sphere pair and a sphere on a wall, ks/kn = 0.3-1, e = 1 and 0.5";
+  c.title =
+      "critical timestep with rotation: tangential mode of a sphere pair and a sphere on a wall, ks/kn = 0.3-1, e = 1 "
+      "and 0.5";
   c.dts = {0.0};
   std::vector<RotationVariant> variants;
   for (const auto kind : {ContactOscillator::Kind::TwoSpheres, ContactOscillator::Kind::SphereOnWall})
@@ -154,22 +156,15 @@ Case criticalTimestepRotationCase() {
       for (const double e : {1.0, 0.5}) variants.push_back({kind, ks, e});
   for (const RotationVariant& v : variants) {
     const std::string t = v.tag();
-    // bound: the name of a theory bound; nullptr: round-off.
-    const auto q = [&c, &t](const char* name, double tol, const char* bound) {
-      const QuantitySpec spec{t + name, [tol](double) { return tol; }, std::nullopt};
-      c.quantities.push_back(bound ? theoryBound(bound, spec) : roundOffTolerance(spec));
-    };
-    q("growth_at_0_99", 1.1, "stable: G < 1.1 at 0.99 dt_cr (theory 8)");
-    q("inverse_growth_at_1_01", 1.0, "unstable: G > 1.1 at 1.01 dt_cr (theory 8)");
-    q("bisected_limit_rel", 1e-3, "bisection to 1e-3 of dt_cr (theory 8)");
-    q("estimate_rel", 1e-12, nullptr);
-    q("estimate_over_limit", 1.0 + 1e-12, "a safe estimate: estimate <= limit (theory 8)");
+    addStabilityQuantities(c, t, 1e-12, 1.0 + 1e-12);
   }
   c.run = [variants](double) {
     RunOutput out;
     Series lim{"limits",
-               {"variant", "pair", "ks_over_kn", "restitution", "dt_cr_over_sqrt_m_over_kn", "bisected_over_dt_cr", "estimate_over_dt_cr"},
-               {}, "variant: index in the order pair/wall x ks/kn 0.3, 0.5, 1 x e 1, 0.5"};
+               {"variant", "pair", "ks_over_kn", "restitution", "dt_cr_over_sqrt_m_over_kn", "bisected_over_dt_cr",
+                "estimate_over_dt_cr"},
+               {},
+               "variant: index in the order pair/wall x ks/kn 0.3, 0.5, 1 x e 1, 0.5"};
     for (std::size_t i = 0; i < variants.size(); ++i) {
       const RotationVariant& v = variants[i];
       const std::string t = v.tag();

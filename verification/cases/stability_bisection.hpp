@@ -30,4 +30,19 @@ inline StabilityBisection bisectStabilityLimit(const std::function<double(double
   return b;
 }
 
+// The quantities of a stability-limit case for one variant (name prefix `tag`): the growth factor
+// just below and above the limit, the bisection's accuracy, the estimate against its closed form
+// (round-off tolerance `estimateTol`) and the estimate's safety (estimate / limit <= `overLimitTol`).
+inline void addStabilityQuantities(Case& c, const std::string& tag, double estimateTol, double overLimitTol) {
+  const auto q = [&c, &tag](const char* name, double tol, const char* bound) {  // bound nullptr: round-off
+    const QuantitySpec spec{tag + name, [tol](double) { return tol; }, std::nullopt};
+    c.quantities.push_back(bound ? theoryBound(bound, spec) : roundOffTolerance(spec));
+  };
+  q("growth_at_0_99", 1.1, "stable: G < 1.1 at 0.99 dt_cr (theory 8)");
+  q("inverse_growth_at_1_01", 1.0, "unstable: G > 1.1 at 1.01 dt_cr (theory 8)");
+  q("bisected_limit_rel", 1e-3, "bisection to 1e-3 of dt_cr (theory 8)");
+  q("estimate_rel", estimateTol, nullptr);
+  q("estimate_over_limit", overLimitTol, "a safe estimate: estimate <= limit (theory 8)");
+}
+
 }  // namespace dem::verify
