@@ -62,6 +62,7 @@ std::vector<Case> allCases() {
       drumTorqueBalanceCase(),
       facetConvexEdgeCase(),
 #ifdef DEM_VERIFY_HAS_IO
+      stlRoundTripCase(),
       bitIdentityCase(),  // last: verification/CMakeLists.txt appends it when dem::io is built
 #endif
   };

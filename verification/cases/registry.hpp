@@ -66,6 +66,7 @@ Case facetEdgeVertexCase();
 Case drumTorqueBalanceCase();
 Case facetConvexEdgeCase();
 // Only with dem::io (DEM_BUILD_IO).
+Case stlRoundTripCase();
 Case bitIdentityCase();
 
 std::vector<Case> allCases();
