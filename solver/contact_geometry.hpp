@@ -195,7 +195,7 @@ inline Vec3 secondVelocity(const Particles& p, std::uint32_t id2, const Eigen::V
 // periodic image), or for a facet the triangle's point closest to body 1's centre.
 inline Vec3 secondPoint(const Particles& p, ContactType type, std::uint32_t i1, std::uint32_t i2,
                         const Eigen::Vector3i& k, const Mat3* H) {
-  if (type == ContactType::SphereFacet) return closestPointOnFacet(p.facets[p.shapeIndex[i2]], p.pos[i1]).x;
+  if (type == ContactType::SphereFacet) return closestPointOnFacet(p.facets[p.shapeIndex[i2]], p.pos[i1]);
   return secondPosition(p, i2, k, H);
 }
 // The mid-step velocity of that point x2: body 2's (or its image's), or the facet's rigid motion

@@ -93,11 +93,11 @@ bool resolveFacetContacts(const Particles& p, ContactStore& cs, std::size_t end,
     if (type[k] != ContactType::SphereFacet) continue;
     const std::uint32_t s = cs.id1(k), f = cs.id2(k);
     scratch.leftOut[k] = 0;
-    const FacetPoint q = closestPointOnFacet(p.facets[p.shapeIndex[f]], p.pos[s]);
+    const Vec3 q = closestPointOnFacet(p.facets[p.shapeIndex[f]], p.pos[s]);
     // u_N < 0 from the same input and formula as the kernel's
-    const bool touching = contactGeometry(pairInput(p, type[k], s, f, q.x), type[k]).uN < 0.0;
+    const bool touching = contactGeometry(pairInput(p, type[k], s, f, q), type[k]).uN < 0.0;
     if (!touching && !cs.real(k)) continue;  // (takes no part: neither counts nor gives a history)
-    cand.push_back({s, p.facets[p.shapeIndex[f]].mesh, f, static_cast<std::uint32_t>(k), q.x, (q.x - p.pos[s]).norm(),
+    cand.push_back({s, p.facets[p.shapeIndex[f]].mesh, f, static_cast<std::uint32_t>(k), q, (q - p.pos[s]).norm(),
                     touching, cs.real(k)});
   }
   // groups of one sphere and one mesh, each in increasing facet id (independent of the store's order)

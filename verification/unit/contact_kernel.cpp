@@ -20,10 +20,12 @@ using dem::test::sameContact;
 
 namespace {
 
-// A stirred pour of 600 spheres with dashpots (e = 0.6) run with `law` to step 4000.
-Scene stirredPour(ContactLaw law) {
+// A stirred pour of n spheres with dashpots (e = 0.6) run with `law` to step 4000, into a box of walls
+// or of a mesh.
+Scene stirredPour(ContactLaw law, std::size_t n = 600, bool meshBox = false) {
   DepositionSpec spec;
-  spec.n = 600;
+  spec.n = n;
+  spec.meshBox = meshBox;
   spec.material.frictionAngle = 0.5;
   spec.material.restitution = 0.6;
   spec.material.poisson = 0.3;
@@ -99,16 +101,7 @@ BOOST_AUTO_TEST_SUITE(contact_kernel)
 BOOST_AUTO_TEST_CASE(facet_contacts_in_the_loop_and_one_contact_give_the_same_bits) {
   std::size_t leftOut = 0;  // (the rule was exercised)
   for (const ContactLaw law : {ContactLaw::Cundall, ContactLaw::HertzMindlin}) {
-    DepositionSpec spec;
-    spec.n = 400;
-    spec.material.frictionAngle = 0.5;
-    spec.material.restitution = 0.6;
-    spec.material.poisson = 0.3;
-    spec.speed = 0.3;
-    spec.meshBox = true;
-    Scene s = depositionScene(spec);
-    s.law = law;
-    s.run(4000);
+    const Scene s = stirredPour(law, 400, true);
     withLaw(law, [&](auto l) { leftOut += compareFacetContacts<decltype(l)>(s); });
   }
   BOOST_TEST(leftOut > 0u);
