@@ -17,13 +17,21 @@ constexpr char kMagic[8] = {'D', 'E', 'M', 'C', 'K', 'P', 'T', '\0'};
 
 std::uint64_t fnv1a(const char* data, std::size_t n) { return fnv1a64(std::string_view(data, n)); }
 
+// Appends to `out`, or with `counting` only counts the bytes it would append (checkpointBytes
+// sizes its buffer with a counting pass: a growing string would hold two copies at once).
 class Writer {
  public:
   std::string out;
+  bool counting = false;
+  std::size_t counted = 0;
+  void bytes(const char* data, std::size_t n) {
+    if (counting) counted += n;
+    else out.append(data, n);
+  }
   template <class T>
   void pod(const T& v) {
     static_assert(std::is_arithmetic_v<T>);
-    out.append(reinterpret_cast<const char*>(&v), sizeof v);
+    bytes(reinterpret_cast<const char*>(&v), sizeof v);
   }
   void vec(const Vec3& v) {
     for (int k = 0; k < 3; ++k) pod(v[k]);
@@ -253,34 +261,63 @@ bool compactContact(const Contact& c) {
          positiveZero(c.force) && positiveZero(c.torque1) && positiveZero(c.torque2) && positiveZero(c.damp);
 }
 
-void writeContacts(Writer& w, const ContactStore& cs) {
+// The form byte of a contact record (version 9; version 7-8: 0 or 1): which fields follow.
+namespace form {
+enum : std::uint8_t {
+  compact = 1,       // compactContact: no history (version 7)
+  mixed = 2,         // the law parameters are those of the mixing rule for its bodies (makeContact): omitted
+  noDissipated = 4,  // `dissipated` is +0.0: omitted
+  smallCell = 8,     // cellDist as three int8 (each within [-127, 127]) instead of three int32
+  all = 15
+};
+}
+
+std::uint8_t contactForm(const Contact& c, const Particles& p, const std::vector<Material>& materials, ContactLaw law) {
+  std::uint8_t f = 0;
+  if (compactContact(c)) f |= form::compact;
+  const LawValues mixed = makeContact(p, materials, c.id1, c.id2, law).params;
+  if (std::memcmp(mixed.data(), c.params.data(), sizeof mixed) == 0) f |= form::mixed;
+  if (positiveZero(c.dissipated)) f |= form::noDissipated;
+  if (c.cellDist.cwiseAbs().maxCoeff() <= 127) f |= form::smallCell;
+  return f;
+}
+
+void writeContacts(Writer& w, const Scene& s) {
+  const ContactStore& cs = s.contacts;
   w.size(cs.size());
   for (const Contact& c : cs.records()) {
     w.pod(c.id1);
     w.pod(c.id2);
     w.pod(static_cast<std::uint8_t>(c.type));
     w.pod(c.real);
-    const bool compact = compactContact(c);
-    w.pod(static_cast<std::uint8_t>(compact));  // version 7
-    for (const double v : c.params) w.pod(v);
-    if (!compact) {
+    const std::uint8_t f = contactForm(c, s.particles, s.materials, s.law);
+    w.pod(f);
+    if (!(f & form::mixed))
+      for (const double v : c.params) w.pod(v);
+    if (!(f & form::compact)) {
       w.quat(c.frame);
       for (const Vec3* v : {&c.normal, &c.point, &c.u, &c.phi, &c.force, &c.torque1, &c.torque2, &c.damp}) w.vec(*v);
       w.pod(c.elastic);
     }
-    w.pod(c.dissipated);
-    for (int k = 0; k < 3; ++k) w.pod(static_cast<std::int32_t>(c.cellDist[k]));
+    if (!(f & form::noDissipated)) w.pod(c.dissipated);
+    for (int k = 0; k < 3; ++k) {
+      if (f & form::smallCell) w.pod(static_cast<std::int8_t>(c.cellDist[k]));
+      else w.pod(static_cast<std::int32_t>(c.cellDist[k]));
+    }
   }
 }
 
-void readContacts(Reader& r, ContactStore& cs, const Particles& p, std::uint32_t version) {
+void readContacts(Reader& r, Scene& s, std::uint32_t version) {
+  ContactStore& cs = s.contacts;
+  const Particles& p = s.particles;
   // version 3: the law's kMaxLawParams parameters (versions 1-2: Cundall's kn, ks, tan phi) and the
   // dashpot force; version 7: compact records (the smallest: ids, type, real, form, parameters,
-  // dissipated, cellDist)
+  // dissipated, cellDist); version 9: the form's flags (the smallest: ids, type, real, form, cellDist)
   const std::size_t nParams = version >= 3 ? kMaxLawParams : 3;
-  const std::size_t n =
-      r.size(version >= 7 ? 8 + 3 + 8 * nParams + 8 + 12
-                          : 8 + 2 + 8 * nParams + 32 + 7 * 24 + (version >= 3 ? 24 : 0) + 16 + (version >= 2 ? 12 : 0));
+  const std::size_t n = r.size(version >= 9   ? 8 + 3 + 3
+                               : version >= 7 ? 8 + 3 + 8 * nParams + 8 + 12
+                                              : 8 + 2 + 8 * nParams + 32 + 7 * 24 + (version >= 3 ? 24 : 0) + 16 +
+                                                    (version >= 2 ? 12 : 0));
   cs.clear();
   cs.reserve(n);
   for (std::size_t k = 0; k < n; ++k) {
@@ -298,22 +335,24 @@ void readContacts(Reader& r, ContactStore& cs, const Particles& p, std::uint32_t
     // (the ids' order of makeContact, which the shape-pair table and the contact loop assume)
     if (c.type == ContactType::SphereSphere ? c.id1 > c.id2 : p.isBoundary(c.id1)) r.fail("contact ids out of order");
     if (cs.find(c.id1, c.id2) >= 0) r.fail("repeated contact");
-    bool compact = false;
+    std::uint8_t f = 0;
     if (version >= 7) {
-      const auto form = r.pod<std::uint8_t>();
-      if (form > 1 || (form == 1 && c.real)) r.fail("bad contact record form");
-      compact = form == 1;
+      f = r.pod<std::uint8_t>();
+      if (f > (version >= 9 ? form::all : form::compact) || ((f & form::compact) && c.real))
+        r.fail("bad contact record form");
     }
-    for (std::size_t i = 0; i < nParams; ++i) c.params[i] = r.pod<double>();
-    if (!compact) {
+    if (f & form::mixed) c.params = makeContact(p, s.materials, c.id1, c.id2, s.law).params;
+    else
+      for (std::size_t i = 0; i < nParams; ++i) c.params[i] = r.pod<double>();
+    if (!(f & form::compact)) {
       c.frame = r.quat();
       for (Vec3* v : {&c.normal, &c.point, &c.u, &c.phi, &c.force, &c.torque1, &c.torque2}) *v = r.vec();
       if (version >= 3) c.damp = r.vec();
       c.elastic = r.pod<double>();
     }
-    c.dissipated = r.pod<double>();
+    if (!(f & form::noDissipated)) c.dissipated = r.pod<double>();
     if (version >= 2)
-      for (int w = 0; w < 3; ++w) c.cellDist[w] = r.pod<std::int32_t>();
+      for (int w = 0; w < 3; ++w) c.cellDist[w] = f & form::smallCell ? r.pod<std::int8_t>() : r.pod<std::int32_t>();
     cs.add(c);
   }
 }
@@ -529,7 +568,7 @@ void writeOutputs(Writer& w, const OutputState& o) {
   for (const OutputRecord& f : o.files) {
     w.pod(static_cast<std::uint8_t>(f.kind));
     w.size(f.file.size());
-    w.out.append(f.file);
+    w.bytes(f.file.data(), f.file.size());
     w.pod(f.offset);
     w.pod(f.checksum);
     w.pod(static_cast<std::uint8_t>(f.hasSnapshot));
@@ -583,11 +622,10 @@ void sealCheckpoint(std::string& bytes) {
   bytes.append(reinterpret_cast<const char*>(&sum), sizeof sum);
 }
 
-void checkpointBytes(const Scene& s, const OutputState& outputs, std::string& bytes) {
-  Writer w;
-  w.out = std::move(bytes);
-  w.out.clear();  // (the capacity stays)
-  w.out.append(kMagic, sizeof kMagic);
+namespace {
+
+void writeCheckpoint(Writer& w, const Scene& s, const OutputState& outputs) {
+  w.bytes(kMagic, sizeof kMagic);
   w.pod(kCheckpointVersion);
   w.pod(s.time);
   w.pod(s.stepCount);
@@ -604,13 +642,27 @@ void checkpointBytes(const Scene& s, const OutputState& outputs, std::string& by
   writeParticles(w, s.particles);
   writeClumps(w, s.clumps);
   writeLedger(w, s.energy);
-  writeContacts(w, s.contacts);
+  writeContacts(w, s);
   writeCollider(w, s.collider);
   writeLedgerCell(w, s.energy);
   writeCarried(w, s.carriedState());
   writeCell(w, s);
   writePeriodicCollider(w, s.periodicCollider);
   writeOutputs(w, outputs);
+}
+
+}  // namespace
+
+void checkpointBytes(const Scene& s, const OutputState& outputs, std::string& bytes) {
+  Writer w;
+  w.counting = true;  // the size first: the buffer is allocated once, at its final size (+ the seal)
+  writeCheckpoint(w, s, outputs);
+  w.out = std::move(bytes);
+  w.out.clear();                                                    // (the capacity stays)
+  if (w.out.capacity() < w.counted + 8) std::string().swap(w.out);  // (not the old buffer and a new one at once)
+  w.out.reserve(w.counted + 8);
+  w.counting = false;
+  writeCheckpoint(w, s, outputs);
   bytes = std::move(w.out);
 }
 
@@ -669,7 +721,7 @@ Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name
   readClumps(r, s.clumps, s.particles);
   s.particles.assertInvariants();
   s.energy = readLedger(r);
-  readContacts(r, s.contacts, s.particles, version);
+  readContacts(r, s, version);
   readCollider(r, s.collider, s.particles.size(), version);
   if (version >= 2) {
     readLedgerCell(r, s.energy, version);
