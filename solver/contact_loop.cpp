@@ -344,6 +344,7 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
                          const PeriodicShift* shift) {
   // Dormant contacts (from activeEnd on: ContactStore::partition) cannot touch before the collider's
   // next run; they hold no force, no energy and no history and are not visited.
+  contacts.ensureActiveColumns();  // (contacts added since the last partition may be lean)
   const std::size_t nc = contacts.activeEnd(), n = p.size();
   const std::size_t nBlocks = (nc + kEnergyBlock - 1) / kEnergyBlock;
   scratch.blocks.assign(nBlocks, ContactStageResult{});

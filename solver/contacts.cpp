@@ -3,6 +3,7 @@
 #include "particles.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 namespace dem {
@@ -24,7 +25,23 @@ const DefaultColumns kDefault;
 
 std::size_t padded(std::size_t n) { return (n + kColumnPad - 1) / kColumnPad * kColumnPad; }
 
+bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool sameBits(const Vec3& a, const Vec3& b) {
+  return sameBits(a.x(), b.x()) && sameBits(a.y(), b.y()) && sameBits(a.z(), b.z());
+}
+
 }  // namespace
+
+bool holdsDefaults(const Contact& c) {
+  const Contact d;
+  return !c.real && sameBits(c.elastic, d.elastic) && sameBits(c.dissipated, d.dissipated) &&
+         sameBits(c.frame.w(), d.frame.w()) && sameBits(c.frame.x(), d.frame.x()) &&
+         sameBits(c.frame.y(), d.frame.y()) && sameBits(c.frame.z(), d.frame.z()) && sameBits(c.normal, d.normal) &&
+         sameBits(c.point, d.point) && sameBits(c.u, d.u) && sameBits(c.phi, d.phi) && sameBits(c.damp, d.damp) &&
+         sameBits(c.force, d.force) && sameBits(c.torque1, d.torque1) && sameBits(c.torque2, d.torque2);
+}
+
+double ContactStore::defaultColumn(std::size_t c) { return kDefault.v[c]; }
 
 void PairIndex::rehash(std::size_t slots) {
   std::vector<std::uint64_t> keys(slots, kEmpty);
@@ -64,6 +81,10 @@ Contact ContactStore::get(std::size_t k) const {
   c.type = type_[k];
   c.real = real_[k];
   c.cellDist = cellDist_[k];
+  if (k >= limit_) {  // lean: defaults and the parameters
+    c.params = lean_[k - limit_];
+    return c;
+  }
   c.elastic = at(col::elastic, k);
   c.dissipated = at(col::dissipated, k);
   for (std::size_t i = 0; i < kMaxLawParams; ++i) c.params[i] = at(col::param + i, k);
@@ -86,6 +107,17 @@ void ContactStore::set(std::size_t k, const Contact& c) {
   if (real_[k] != c.real) noteRealChanged();
   real_[k] = c.real;
   cellDist_[k] = c.cellDist;
+  if (k >= limit_) {
+    if (holdsDefaults(c)) {
+      lean_[k - limit_] = c.params;
+      return;
+    }
+    materialize(k + 1);
+  }
+  setColumns(k, c);
+}
+
+void ContactStore::setColumns(std::size_t k, const Contact& c) {
   at(col::elastic, k) = c.elastic;
   at(col::dissipated, k) = c.dissipated;
   for (std::size_t i = 0; i < kMaxLawParams; ++i) at(col::param + i, k) = c.params[i];
@@ -107,14 +139,12 @@ void ContactStore::set(std::size_t k, const Contact& c) {
 }
 
 void ContactStore::reserve(std::size_t n) {
-  const std::size_t cap = padded(n);
-  if (cap <= stride_) return;
-  restride(cap);
-  id1_.reserve(cap);
-  id2_.reserve(cap);
-  type_.reserve(cap);
-  real_.reserve(cap);
-  cellDist_.reserve(cap);
+  if (n > limit_) lean_.reserve(n - limit_);  // (new contacts are lean until the contact loop needs them)
+  id1_.reserve(n);
+  id2_.reserve(n);
+  type_.reserve(n);
+  real_.reserve(n);
+  cellDist_.reserve(n);
   index_.reserve(n);
 }
 
@@ -134,18 +164,47 @@ void ContactStore::restride(std::size_t stride) {
 }
 
 void ContactStore::resizeColumns(std::size_t n) {
-  const std::size_t cap = padded(n);
-  // Growth by a quarter, not std::vector's doubling: the columns are most of a scene's memory.
-  if (cap > stride_) reserve(std::max(cap, stride_ + stride_ / 4));
-  // entries from size() on always hold the default (restride fills them): only dropped ones are reset
-  for (std::size_t k = n; k < size_; ++k)
+  // dropped entries with columns back to the defaults (the entries from limit_ on hold them)
+  for (std::size_t k = n; k < limit_; ++k)
     for (std::size_t c = 0; c < col::count; ++c) at(c, k) = kDefault.v[c];
+  limit_ = std::min(limit_, n);
+  lean_.resize(n - limit_, LawValues{});  // (new entries lean)
   id1_.resize(n);
   id2_.resize(n);
   type_.resize(n);
   real_.resize(n);
   cellDist_.resize(n, Eigen::Vector3i::Zero());
   size_ = n;
+}
+
+void ContactStore::materialize(std::size_t m) {
+  m = std::min(m, size_);
+  if (m <= limit_) return;
+  const std::size_t need = padded(m);
+  // Growth by a quarter, not std::vector's doubling: the columns are most of a scene's memory.
+  if (need > stride_) restride(padded(std::max(need, stride_ + stride_ / 4)));
+  for (std::size_t k = limit_; k < m; ++k)
+    for (std::size_t i = 0; i < kMaxLawParams; ++i) data_[offset(col::param + i, k)] = lean_[k - limit_][i];
+  lean_.erase(lean_.begin(), lean_.begin() + static_cast<std::ptrdiff_t>(m - limit_));
+  limit_ = m;
+}
+
+void ContactStore::fitColumns(std::size_t m) {
+  m = std::min(m, size_);
+  if (m >= limit_) {
+    materialize(m);
+    return;
+  }
+  lean_.reserve(size_ - m);  // (exactly: no doubling)
+  lean_.insert(lean_.begin(), limit_ - m, LawValues{});
+  for (std::size_t k = m; k < limit_; ++k) {
+    DEM_ASSERT(!real_[k], "fitColumns: a contact made lean is not real");
+    for (std::size_t i = 0; i < kMaxLawParams; ++i) lean_[k - m][i] = data_[offset(col::param + i, k)];
+    for (std::size_t c = 0; c < col::count; ++c) data_[offset(c, k)] = kDefault.v[c];
+  }
+  limit_ = m;
+  // (a buffer more than twice the size needed is given back)
+  if (stride_ > 2 * padded(m) + kColumnPad) restride(padded(m + m / 4));
 }
 
 void ContactStore::add(const Contact& c) {
@@ -180,7 +239,21 @@ void ContactStore::clear() {
 }
 
 void ContactStore::swap(std::size_t a, std::size_t b) {
-  for (std::size_t c = 0; c < col::count; ++c) std::swap(at(c, a), at(c, b));
+  const std::size_t lo = std::min(a, b), hi = std::max(a, b);
+  if (hi < limit_) {
+    for (std::size_t c = 0; c < col::count; ++c) std::swap(data_[offset(c, a)], data_[offset(c, b)]);
+  } else if (lo >= limit_) {
+    std::swap(lean_[lo - limit_], lean_[hi - limit_]);
+  } else {
+    // a contact with columns moves to the lean tier (it holds no history: not real) and a lean one
+    // takes its columns with the defaults
+    DEM_ASSERT(!real_[lo] && !real_[hi], "ContactStore::swap: contacts that change tier are not real");
+    LawValues params;
+    for (std::size_t i = 0; i < kMaxLawParams; ++i) params[i] = data_[offset(col::param + i, lo)];
+    for (std::size_t c = 0; c < col::count; ++c) data_[offset(c, lo)] = kDefault.v[c];
+    for (std::size_t i = 0; i < kMaxLawParams; ++i) data_[offset(col::param + i, lo)] = lean_[hi - limit_][i];
+    lean_[hi - limit_] = params;
+  }
   std::swap(id1_[a], id1_[b]);
   std::swap(id2_[a], id2_[b]);
   std::swap(type_[a], type_[b]);
@@ -240,7 +313,8 @@ void ContactStore::assertInvariants(const Particles& p) const {
       DEM_ASSERT(a < n && b < n, "contact ids in range of the particles");
       DEM_ASSERT(static_cast<int>(type_[k]) <= static_cast<int>(ContactType::SphereFacet), "contact type known");
       if (type_[k] == ContactType::SphereSphere)
-        DEM_ASSERT(a < b && !p.isBoundary(a) && !p.isBoundary(b), "sphere-sphere contact: id1 < id2, neither a boundary");
+        DEM_ASSERT(a < b && !p.isBoundary(a) && !p.isBoundary(b),
+                   "sphere-sphere contact: id1 < id2, neither a boundary");
       else if (type_[k] == ContactType::SphereWall)
         DEM_ASSERT(!p.isBoundary(a) && p.isWall(b), "sphere-wall contact: id1 a sphere, id2 a wall");
       else DEM_ASSERT(!p.isBoundary(a) && p.isFacet(b), "sphere-facet contact: id1 a sphere, id2 a facet");
@@ -251,11 +325,14 @@ void ContactStore::assertInvariants(const Particles& p) const {
     DEM_ASSERT(id1_.size() == size_ && id2_.size() == size_ && type_.size() == size_ && real_.size() == size_ &&
                    cellDist_.size() == size_,
                "every per-contact array holds size() entries");
-    DEM_ASSERT(data_.size() == col::count * stride_ && stride_ >= size_ && stride_ % kColumnPad == 0, "columns padded");
-    for (std::size_t k = size_; k < padded(size_); ++k)
+    DEM_ASSERT(data_.size() == col::count * stride_ && stride_ >= limit_ && stride_ % kColumnPad == 0,
+               "columns padded");
+    DEM_ASSERT(limit_ <= size_ && lean_.size() == size_ - limit_, "the lean tier holds the contacts from columnEnd()");
+    for (std::size_t k = limit_; k < std::min(stride_, padded(limit_) + kColumnPad); ++k)
       for (std::size_t c = 0; c < col::count; ++c)
-        DEM_ASSERT(at(c, k) == kDefault.v[c],
-                   "the entries past size() hold a default Contact (the batches' idle lanes)");
+        DEM_ASSERT(data_[offset(c, k)] == kDefault.v[c],
+                   "the column entries from columnEnd() on hold a default Contact (the batches' idle lanes)");
+    for (std::size_t k = limit_; k < size_; ++k) DEM_ASSERT(!real_[k], "a lean contact is not real");
     if (adjacencyValid_) {
       DEM_ASSERT(adjOffset_.size() == adjParticles_ + 1 && adjEntry_.size() == 2 * size_, "adjacency sizes");
       for (std::size_t i = 0; i < adjParticles_; ++i)
@@ -359,6 +436,7 @@ void ContactStore::sortIfDisordered(std::size_t real, bool known) {
 }
 
 void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
+  DEM_ASSERT(end <= limit_, "sortByBodies: contacts with columns");
   std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(end - begin);
   for (std::size_t k = begin; k < end; ++k)
     keyed[k - begin] = {pairKey(id1_[k], id2_[k]), static_cast<std::uint32_t>(k)};

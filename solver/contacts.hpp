@@ -10,6 +10,14 @@
 // contacts with one vector load or store each (ContactStore::batch). The columns of doubles lie in
 // one 64-byte aligned buffer, each `stride` entries long (a multiple of kColumnPad), so a batch
 // reads column c at c * stride from one pointer; entries past size() hold a default Contact.
+//
+// Two tiers. Only the contacts before columnEnd() (at least every contact the contact loop visits:
+// the real and the other active ones, before activeEnd()) have their doubles in the columns; a
+// contact from there on (a dormant one, or one the collider has just added) holds the defaults of a
+// Contact and keeps only its law parameters (kMaxLawParams doubles instead of col::count). Most of
+// a settled packing's potential contacts are dormant: the columns are most of a scene's memory.
+// partition() fits the columns to the active contacts; wakeDormant() and the contact loop
+// (ensureActiveColumns) give every contact the loop visits its columns.
 
 #include "assert.hpp"
 #include "contact_law.hpp"
@@ -61,6 +69,10 @@ struct Contact {
 
 // One layout for any compile flags (math.hpp): no member is over-aligned.
 static_assert(alignof(Contact) == alignof(double));
+
+// Whether c holds the defaults of a Contact in every field but its pair and law parameters (bit
+// for bit; `dissipated` +0.0): a contact the store may keep without columns.
+bool holdsDefaults(const Contact& c);
 
 inline std::uint64_t pairKey(std::uint32_t a, std::uint32_t b) {
   const std::uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
@@ -195,13 +207,17 @@ class ContactStore {
   using Column = std::vector<double, CacheLineAllocator<double>>;
 
   std::size_t size() const { return size_; }
+  // The contacts before this index have their columns; those from here on hold defaults and their
+  // law parameters only (the lean tier).
+  std::size_t columnEnd() const { return limit_; }
   // Contact k as a value, and its replacement (the pair must stay the same: ids are not re-indexed).
   Contact get(std::size_t k) const;
   void set(std::size_t k, const Contact& c);
   // Index of the contact between a and b (either order), or -1.
   std::int64_t find(std::uint32_t a, std::uint32_t b) const { return index_.find(pairKey(a, b)); }
+  // Appends c: in the lean tier when it holds defaults (holdsDefaults), else with its columns.
   void add(const Contact& c);
-  // Room for n contacts (the columns grow by a quarter when they are full).
+  // Room for n contacts (the columns grow by a quarter when they are full, as the active ones need).
   void reserve(std::size_t n);
   // Removes the contact at `index` (the last one takes its place).
   void remove(std::size_t index);
@@ -222,6 +238,7 @@ class ContactStore {
   // not real holds only defaults besides its pair, parameters and `dissipated` (compact in a
   // checkpoint). The one-contact path does the same (evaluateContact).
   void resetFrame(std::size_t k) {
+    DEM_ASSERT(k < limit_, "resetFrame: a contact with columns");
     const Contact d;
     at(col::qw, k) = d.frame.w();
     at(col::qx, k) = d.frame.x();
@@ -232,11 +249,19 @@ class ContactStore {
       at(col::px + w, k) = d.point[static_cast<Eigen::Index>(w)];
     }
   }
-  // Column c (col::*) of contact k.
-  double& at(std::size_t c, std::size_t k) { return data_[offset(c, k)]; }
-  double at(std::size_t c, std::size_t k) const { return data_[offset(c, k)]; }
+  // Column c (col::*) of contact k; written only where the contact has its columns (k < columnEnd()).
+  double& at(std::size_t c, std::size_t k) {
+    DEM_ASSERT(k < limit_, "ContactStore::at: a contact with columns");
+    return data_[offset(c, k)];
+  }
+  double at(std::size_t c, std::size_t k) const {
+    if (k < limit_) return data_[offset(c, k)];
+    return c >= col::param ? lean_[k - limit_][c - col::param] : defaultColumn(c);
+  }
+  // Every contact before activeEnd() with its columns (the contact loop calls it first).
+  void ensureActiveColumns() { materialize(activeEnd()); }
   // The batch of contacts from k0 (a multiple of kLanes) for the contact loop: column c of contact
-  // k0 + j at batch(k0) + c * stride() + j (j < kLanes).
+  // k0 + j at batch(k0) + c * stride() + j (j < kLanes); k0 < columnEnd().
   double* batch(std::size_t k0) { return data_.data() + k0; }
   std::size_t stride() const { return stride_; }
   // The ids, types, `real` flags and cell distances.
@@ -296,11 +321,11 @@ class ContactStore {
     const std::size_t real = partitionBy(0, size_, [&](std::size_t k) { return real_[k] != 0; });
     realEnd_ = real;
     activeEnd_ = partitionBy(real, size_, [&](std::size_t k) { return !dormant(pair(k)); });
+    fitColumns(activeEnd_);  // (the dormant ones lean: defaults, `dissipated` zero)
     realChanged_ = false;
     sortIfDisordered(real, false);
     changed_.clear();
     gathered_ = true;
-    for (std::size_t k = activeEnd_; k < size_; ++k) at(col::dissipated, k) = 0.0;
     if constexpr (kAssertions) {
       for (std::size_t k = 0; k < size_; ++k)
         DEM_ASSERT((real_[k] != 0) == (k < realEnd_), "partition: the real contacts lie in front of all others");
@@ -335,7 +360,10 @@ class ContactStore {
     gathered_ = false;
   }
   // Every dormant contact active again (until the next partition): the dormant marks no longer hold.
-  void wakeDormant() { activeEnd_ = SIZE_MAX; }
+  void wakeDormant() {
+    activeEnd_ = SIZE_MAX;
+    materialize(size_);
+  }
   // After the store was read back (a checkpoint): the marks of the last partition recovered from the
   // order, without moving any contact: realEnd after the leading real contacts, activeEnd before the
   // longest tail of contacts that are not real, hold no `dissipated` and are dormant (as partition()
@@ -345,9 +373,11 @@ class ContactStore {
     std::size_t r = 0;
     while (r < size_ && real_[r]) ++r;
     std::size_t a = size_;
-    while (a > r && !real_[a - 1] && at(col::dissipated, a - 1) == 0.0 && dormant(pair(a - 1))) --a;
+    const ContactStore& self = *this;  // (lean contacts read as their defaults)
+    while (a > r && !real_[a - 1] && self.at(col::dissipated, a - 1) == 0.0 && dormant(pair(a - 1))) --a;
     realEnd_ = r;
     activeEnd_ = a;
+    materialize(a);
   }
   // The end of the real contacts at the last partition (contacts formed or separated since are on
   // either side); the whole list before the first partition.
@@ -381,10 +411,23 @@ class ContactStore {
 
  private:
   std::size_t offset(std::size_t c, std::size_t k) const { return c * stride_ + k; }
+  static double defaultColumn(std::size_t c);
   std::size_t size_ = 0;
   Column data_;             // the columns of doubles, each stride_ entries
   std::size_t stride_ = 0;  // room for this many contacts (a multiple of kColumnPad)
+  // The contacts [0, limit_) have columns; [limit_, size_) are lean: lean_[k - limit_] holds the law
+  // parameters of contact k, every other field its default. Column entries from limit_ on hold the
+  // defaults (the batches' idle lanes read them).
+  std::size_t limit_ = 0;
+  std::vector<LawValues> lean_;
   void restride(std::size_t stride);
+  // Columns for the contacts before m (lean ones get defaults and their parameters).
+  void materialize(std::size_t m);
+  // Columns exactly for the contacts before m: those after m made lean (they hold no history: not
+  // real; their other fields are dropped), the buffer released when far larger than needed.
+  void fitColumns(std::size_t m);
+  // Writes contact k's columns (k < limit_) from c.
+  void setColumns(std::size_t k, const Contact& c);
   std::vector<std::uint32_t> id1_, id2_;
   std::vector<ContactType> type_;
   std::vector<std::uint8_t> real_;
