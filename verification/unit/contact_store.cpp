@@ -6,6 +6,7 @@
 // Dormant contacts (ContactStore::partition with Collider::dormant), which the contact loop skips
 // until the collider's next run: reference, the bodies' gap computed directly at every step of a
 // stirred pour. None of them may overlap before that run, and they must hold no force.
+// The lean tier (columnEnd): contacts without columns read back as defaults and their parameters.
 #include "solver/builders.hpp"
 #include "unit/same_bits.hpp"
 
@@ -190,6 +191,56 @@ BOOST_AUTO_TEST_CASE(dormant_contacts_never_touch_before_the_next_collider_run) 
   BOOST_TEST(checked > 50u * steps);
   BOOST_TEST(overlapping == 0u);
   BOOST_TEST(notClean == 0u);
+}
+
+// The two tiers (ContactStore::columnEnd): after every collider run of a stirred pour the columns
+// cover exactly the contacts the loop visits, a lean contact reads back as a default Contact with
+// the law parameters of the mixing rule for its bodies (makeContact), and waking the dormant ones
+// (as a moving cell does) or adding a contact with history gives every contact before the end its
+// columns without changing any contact's value. Reference: the contacts as values before each change.
+BOOST_AUTO_TEST_CASE(lean_contacts_hold_defaults_and_their_parameters) {
+  Scene s = stirredPour(500);
+  std::size_t runs = 0, lean = 0, wrong = 0;
+  for (int step = 0; step < 2000; ++step) {
+    const std::uint64_t before = s.collider.runs();
+    s.step();
+    if (s.collider.runs() == before) continue;
+    ++runs;
+    const ContactStore& cs = s.contacts;
+    wrong += cs.columnEnd() != cs.activeEnd();
+    for (std::size_t k = cs.columnEnd(); k < cs.size(); ++k, ++lean) {
+      Contact expected = makeContact(s.particles, s.materials, cs.id1(k), cs.id2(k), s.law);
+      expected.cellDist = cs.cellDist(k);
+      wrong += !sameContact(cs.get(k), expected);
+    }
+  }
+  BOOST_TEST(runs > 10u);
+  BOOST_TEST(lean > 100u * runs);  // (most of a pour's potential contacts are dormant)
+  BOOST_TEST(wrong == 0u);
+
+  // waking: every contact with columns, the same values
+  const std::vector<Contact> values = s.contacts.values();
+  s.contacts.wakeDormant();
+  BOOST_TEST(s.contacts.columnEnd() == s.contacts.size());
+  std::size_t changed = 0;
+  for (std::size_t k = 0; k < values.size(); ++k) changed += !sameContact(s.contacts.get(k), values[k]);
+  BOOST_TEST(changed == 0u);
+
+  // after a partition, a contact with history set on a lean slot takes columns (those before it too)
+  for (const std::uint64_t r = s.collider.runs(); s.collider.runs() == r;) s.step();
+  ContactStore& cs = s.contacts;
+  BOOST_REQUIRE(cs.columnEnd() < cs.size());
+  const std::size_t k = cs.size() - 1;
+  const std::vector<Contact> before = cs.values();
+  Contact c = cs.get(k);
+  c.u = Vec3(1e-9, 2e-9, 3e-9);
+  cs.set(k, c);
+  BOOST_TEST(cs.columnEnd() == cs.size());
+  BOOST_TEST(sameContact(cs.get(k), c));
+  changed = 0;
+  for (std::size_t m = 0; m < k; ++m) changed += !sameContact(cs.get(m), before[m]);
+  BOOST_TEST(changed == 0u);
+  cs.assertInvariants(s.particles);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
