@@ -2,6 +2,7 @@
 
 #include "cell_grid.hpp"
 #include "contact_geometry.hpp"
+#include "facet_geometry.hpp"
 #include "laws.hpp"
 #include "shapes.hpp"
 
@@ -142,8 +143,16 @@ bool apartBeyond(const Particles& p, const ContactPair& c, const Vec3& x1, const
 }
 
 bool Collider::dormant(const Particles& p, const ContactPair& c) const {
-  // (facet contacts are always visited: their closest point is not a body's reference point)
-  if (!initialised_ || refPos_.size() != p.size() || c.type == ContactType::SphereFacet) return false;
+  if (!initialised_ || refPos_.size() != p.size()) return false;
+  if (c.type == ContactType::SphereFacet) {
+    // The triangle at its reference vertices: while each vertex stays within dL of them (needsRun),
+    // every point of the triangle does, so the sphere's distance to it changes by at most 2 dL.
+    const std::size_t f = p.shapeIndex[c.id2];
+    if (refVertices_.size() != 3 * p.facets.size()) return false;
+    const Vec3 x2 = closestPointOnTriangle(refPos_[c.id1], refVertices_[3 * f], refVertices_[3 * f + 1],
+                                           refVertices_[3 * f + 2]);
+    return apartBeyond(p, c, refPos_[c.id1], x2, 2.0 * dL_);
+  }
   return apartBeyond(p, c, refPos_[c.id1], refPos_[c.id2], 2.0 * dL_);
 }
 

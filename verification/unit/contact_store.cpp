@@ -8,6 +8,7 @@
 // stirred pour. None of them may overlap before that run, and they must hold no force.
 // The lean tier (columnEnd): contacts without columns read back as defaults and their parameters.
 #include "solver/builders.hpp"
+#include "solver/facet_geometry.hpp"
 #include "unit/same_bits.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -24,10 +25,11 @@ using dem::test::sameContact;
 
 namespace {
 // 400 spheres poured with random initial velocities, after `steps` steps.
-Scene stirredPour(std::uint64_t steps) {
+Scene stirredPour(std::uint64_t steps, bool meshBox = false) {
   DepositionSpec spec;
   spec.n = 400;
   spec.speed = 0.3;
+  spec.meshBox = meshBox;
   Scene s = depositionScene(spec);
   s.run(steps);
   return s;
@@ -164,33 +166,43 @@ BOOST_AUTO_TEST_CASE(gathering_named_changes_equals_the_scan) {
   BOOST_TEST(sorts > 3u);
 }
 
+// (also in a box of facets: sphere-facet contacts are dormant by the gap to the triangle at its
+// reference vertices; the gap here: to the triangle where it is now, facet_geometry.hpp)
 BOOST_AUTO_TEST_CASE(dormant_contacts_never_touch_before_the_next_collider_run) {
-  Scene s = stirredPour(500);
-  const Particles& p = s.particles;
-  std::size_t checked = 0, overlapping = 0, notClean = 0, partitions = 0, steps = 0;
-  for (; steps < 3000; ++steps) {
-    // The positions the next step's contact loop reads, when its collider does not run first.
-    if (!s.collider.needsRun(p)) {
-      for (std::size_t k = s.contacts.activeEnd(); k < s.contacts.size(); ++k) {
-        const Contact& c = s.contacts.get(k);
-        const double gap =
-            c.type == ContactType::SphereWall
-                ? (p.pos[c.id1] - p.pos[c.id2]).dot(p.walls[p.shapeIndex[c.id2]].normal) - p.radius[c.id1]
-                : (p.pos[c.id2] - p.pos[c.id1]).norm() - (p.radius[c.id1] + p.radius[c.id2]);
-        ++checked;
-        if (!(gap > 0.0)) ++overlapping;
-        if (c.real || c.dissipated != 0.0 || c.elastic != 0.0 || !c.force.isZero(0.0)) ++notClean;
+  for (const bool meshBox : {false, true}) {
+    Scene s = stirredPour(500, meshBox);
+    const Particles& p = s.particles;
+    std::size_t checked = 0, checkedFacets = 0, overlapping = 0, notClean = 0, partitions = 0, steps = 0;
+    for (; steps < 3000; ++steps) {
+      // The positions the next step's contact loop reads, when its collider does not run first.
+      if (!s.collider.needsRun(p)) {
+        for (std::size_t k = s.contacts.activeEnd(); k < s.contacts.size(); ++k) {
+          const Contact& c = s.contacts.get(k);
+          double gap = (p.pos[c.id2] - p.pos[c.id1]).norm() - (p.radius[c.id1] + p.radius[c.id2]);
+          if (c.type == ContactType::SphereWall)
+            gap = (p.pos[c.id1] - p.pos[c.id2]).dot(p.walls[p.shapeIndex[c.id2]].normal) - p.radius[c.id1];
+          if (c.type == ContactType::SphereFacet) {
+            gap = (closestPointOnFacet(p.facets[p.shapeIndex[c.id2]], p.pos[c.id1]) - p.pos[c.id1]).norm() -
+                  p.radius[c.id1];
+            ++checkedFacets;
+          }
+          ++checked;
+          if (!(gap > 0.0)) ++overlapping;
+          if (c.real || c.dissipated != 0.0 || c.elastic != 0.0 || !c.force.isZero(0.0)) ++notClean;
+        }
       }
+      const std::uint64_t runs = s.collider.runs();
+      s.step();
+      if (s.collider.runs() != runs) ++partitions;
     }
-    const std::uint64_t runs = s.collider.runs();
-    s.step();
-    if (s.collider.runs() != runs) ++partitions;
+    BOOST_TEST_MESSAGE("dormant contact-steps checked: " << checked << " (" << checkedFacets << " with facets) over "
+                                                         << partitions << " collider runs");
+    BOOST_TEST(partitions > 10u);  // the pour moves: the dormant set is rebuilt many times
+    BOOST_TEST(checked > 50u * steps);
+    BOOST_TEST((checkedFacets > 10u * steps) == meshBox);
+    BOOST_TEST(overlapping == 0u);
+    BOOST_TEST(notClean == 0u);
   }
-  BOOST_TEST_MESSAGE("dormant contact-steps checked: " << checked << " over " << partitions << " collider runs");
-  BOOST_TEST(partitions > 10u);  // the pour moves: the dormant set is rebuilt many times
-  BOOST_TEST(checked > 50u * steps);
-  BOOST_TEST(overlapping == 0u);
-  BOOST_TEST(notClean == 0u);
 }
 
 // The two tiers (ContactStore::columnEnd): after every collider run of a stirred pour the columns
