@@ -14,7 +14,8 @@
 // few ulps of t), the contact switched there, and the stepper restarted at that time. Outputs at the
 // requested times come from the dense output. Heights are integrated as displacements from the
 // touching column (z = R + 2R i + y), so that overlaps are differences of small numbers. Its error is
-// checked by halving tol (the case column_release). Header-only; depends on nothing of the solver.
+// checked in the case column_release, against the solution at tol/10 and by the constant energy (a
+// missed sign change would leave a spring pulling). Header-only; depends on nothing of the solver.
 
 #include <dem_reference/spring_column.hpp>
 
@@ -38,7 +39,7 @@ struct ColumnEvent {
 };
 
 struct UnilateralColumnSolution {
-  std::vector<Eigen::VectorXd> z, u;  // heights and overlaps at the requested times
+  std::vector<Eigen::VectorXd> z, v, u;  // heights, velocities and overlaps at the requested times
   std::vector<ColumnEvent> events;
 };
 
@@ -96,13 +97,15 @@ inline UnilateralColumnSolution solveUnilateralColumn(const SpringColumn& col, c
 
   UnilateralColumnSolution out;
   const auto record = [&](const State& x) {
-    Eigen::VectorXd z(n), u(n);
+    Eigen::VectorXd z(n), v(n), u(n);
     for (std::size_t i = 0; i < N; ++i) {
       const auto k = static_cast<Eigen::Index>(i);
       z[k] = zt[k] + L * x[i];
+      v[k] = L * w * x[kMax + i];
       u[k] = L * overlap(x, i);
     }
     out.z.push_back(z);
+    out.v.push_back(v);
     out.u.push_back(u);
   };
 
