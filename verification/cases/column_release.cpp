@@ -11,7 +11,7 @@
 //            value, theory 2, 5). Release "apart": gaps of 1.0, 0.4, 0.7, 0.2 um under spheres 1 ... 4
 //            (bottom first): the column falls, hits the wall at 0.45 ms (4.4 mm/s), closes its contacts
 //            one after another and lifts off: 20 events, every contact closing and opening, the wall's
-//            twice (series events_*). Four more releases apart with the bottom gap 1.06, 1.12, 1.18,
+//            twice (series apart_forces). Four more releases apart with the bottom gap 1.06, 1.12, 1.18,
 //            1.24 um shift the phases of all events (below). Levels dt = 5 ... 0.3125 us (w_max dt =
 //            0.096 ... 0.006, w_max = 19169 rad/s with every contact closed). Frictional variant: the
 //            touching and apart runs again with friction angle 0.5 rad and ks = 0.2 kn: with no lateral
@@ -160,12 +160,13 @@ ReleaseErrors runRelease(const ReleaseSetup& c, int rel, double dt, RunOutput& o
   const long steps = std::lround(kReleaseEnd / dt);
   const std::string name = rel == 0 ? "touching" : "apart";
   ReleaseErrors e;
-  Series series{"release_" + name,
-                {"t", "z_top_dem", "z_top_ref", "F_wall_dem", "F_wall_ref"},
-                {},
-                rel == 0 ? "touching: top sphere and wall force" : "gaps under every sphere: top sphere and wall force",
-                "t [s]",
-                "z - z_touching [m], F [N]"};
+  const std::string what = rel == 0 ? "released touching" : "released with gaps";
+  Series heights{name + "_heights", {"t"}, {}, "heights, " + what, "t [s]", "z - z_touching [m]"},
+      forces{name + "_forces", {"t"}, {}, "contact forces (contact 0: the wall), " + what, "t [s]", "F [N]"};
+  for (Eigen::Index i = 0; i < n; ++i) heights.columns.push_back("z" + std::to_string(i + 1));
+  for (Eigen::Index i = 0; i < n; ++i) heights.columns.push_back("z" + std::to_string(i + 1) + "_ref");
+  for (Eigen::Index i = 0; i < n; ++i) forces.columns.push_back("F" + std::to_string(i));
+  for (Eigen::Index i = 0; i < n; ++i) forces.columns.push_back("F" + std::to_string(i) + "_ref");
   const double e0 = c.energyHeight(r.z[0], r.v[0], r.u[0]);
   for (long k = 1; k <= steps; ++k) {
     s.step();  // positions z_k, contact forces at z_{k-1}
@@ -187,22 +188,19 @@ ReleaseErrors runRelease(const ReleaseSetup& c, int rel, double dt, RunOutput& o
       e.reference = std::max(e.reference, std::abs(r.z[K][i] - fine.z[K][i]));
     }
     e.energy = std::max(e.energy, std::abs(c.energyHeight(r.z[K], r.v[K], r.u[K]) - e0));
-    if (k % 4 == 0)
-      series.rows.push_back({s.time, s.particles.pos[static_cast<std::size_t>(n)].z() - c.col.touching()[n - 1],
-                             r.z[K][n - 1] - c.col.touching()[n - 1], releasePush(s, 0),
-                             c.col.kw * std::max(r.u[K - 1][0], 0.0)});
+    if (k % 2 != 0) continue;
+    std::vector<double> h{s.time}, f{s.time - dt};  // forces of step k: from z_{k-1}
+    for (Eigen::Index i = 0; i < n; ++i)
+      h.push_back(s.particles.pos[static_cast<std::size_t>(i + 1)].z() - c.col.touching()[i]);
+    for (Eigen::Index i = 0; i < n; ++i) h.push_back(r.z[K][i] - c.col.touching()[i]);
+    for (Eigen::Index i = 0; i < n; ++i) f.push_back(releasePush(s, i));
+    for (Eigen::Index i = 0; i < n; ++i) f.push_back(c.stiffness(i) * std::max(r.u[K - 1][i], 0.0));
+    heights.rows.push_back(std::move(h));
+    forces.rows.push_back(std::move(f));
   }
   if (full) {
-    out.series.push_back(std::move(series));
-    Series events{"events_" + name,
-                  {"t", "contact", "closes", "rate"},
-                  {},
-                  "reference: contact closings (1) and openings (0); contact 0 is the wall",
-                  "t [s]",
-                  ""};
-    for (const ref::ColumnEvent& ev : r.events)
-      events.rows.push_back({ev.t, static_cast<double>(ev.contact), ev.closes ? 1.0 : 0.0, ev.rate});
-    out.series.push_back(std::move(events));
+    out.series.push_back(std::move(heights));
+    out.series.push_back(std::move(forces));
   }
   return e;
 }
