@@ -42,8 +42,8 @@
 //            scheme (kick-drift on the four heights with this reference; equal to this case's run to
 //            every printed digit) on 24 releases with the bottom gap 1.0 ... 1.3 um: C from 322 to 520
 //            m/s^2 (a factor 1.6), fitted slopes 1.92 ... 2.08, slopes between two levels 1.51 ... 2.51
-//            (so only the fit is gated; theory 2, 5 measured 1.76 over 4 halvings of a 16 ms run, its
-//            first pair pre-asymptotic). Per level, the linear-drift estimate
+//            (so only the fit is gated; theory 2, 5 measured 1.76 over 4 halvings of a 16 ms run, error
+//            ratios 2.0, 3.4, 4.2, 4.1: the same scatter, inside the band). Per level, the linear-drift estimate
 //              sum_e |dv_e| (T - t_e) + int_0^T (T - t) |x''''(t)| dt^2/12 dt,
 //            |dv_e| = c_e (k_e/m) |u'_e| dt^2/8 (c_e = sqrt 2 for two spheres, 1 at the wall) from the
 //            reference's events, |x''''| = |M^-1 K_A a| from its trajectory (the smooth defect is
