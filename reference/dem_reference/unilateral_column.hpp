@@ -15,7 +15,8 @@
 // requested times come from the dense output. Heights are integrated as displacements from the
 // touching column (z = R + 2R i + y), so that overlaps are differences of small numbers. Its error is
 // checked in the case column_release, against the solution at tol/10 and by the constant energy (a
-// missed sign change would leave a spring pulling). Header-only; depends on nothing of the solver.
+// missed sign change would leave a spring pulling), and against closed forms in the unit suite
+// unilateral_column_reference. Header-only; depends on nothing of the solver.
 
 #include <dem_reference/spring_column.hpp>
 

@@ -26,8 +26,10 @@
 //            by 1.4e-17 m (one ulp of z = 0.07 m), and its energy (kinetic, gravity, springs k u+^2/2;
 //            a missed event would leave a spring pulling) stays constant to 3.6e-17 m x m g, six orders
 //            below the DEM error at the finest level (4.3e-11 m); both gated at 1e-3 of the position
-//            tolerance at the finest level. (In the touching release contacts 1-3 flip a few times in
-//            the first 1.4 us at |u'| < 1e-15 m/s: round-off of overlaps of 1e-25 m, without effect.)
+//            tolerance at the finest level; and against closed forms (a bouncing sphere, the compressed
+//            column) in the unit suite unilateral_column_reference. (In the touching release contacts
+//            1-3 flip a few times in the first 1.4 us at |u'| < 1e-15 m/s: round-off of overlaps of
+//            1e-25 m, without effect.)
 // Tolerance: fitted order. The force k max(u, 0) is continuous with a kink at u = 0, so the leapfrog
 //            stays second order, but each crossing adds a defect that depends on where in its step it
 //            falls: a crossing at the fraction s of a step after a force sample leaves the half-step
