@@ -11,7 +11,8 @@
 // the velocity L sqrt(k_s/m)), continuing each closed contact's spring (and each open contact's zero
 // force) across u = 0 within a step. After every step the overlaps are checked at 8 points of the step;
 // the first sign change against the contact's state is located by bisection on the dense output (to a
-// few ulps of t), the contact switched there, and the stepper restarted at that time. Outputs at the
+// few ulps of t), the contact switched there, and the stepper restarted at that time (an overlap that
+// changes sign and back within an eighth of a step, a graze, would be missed). Outputs at the
 // requested times come from the dense output. Heights are integrated as displacements from the
 // touching column (z = R + 2R i + y), so that overlaps are differences of small numbers. Its error is
 // checked in the case column_release, against the solution at tol/10 and by the constant energy (a
