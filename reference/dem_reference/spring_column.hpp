@@ -31,6 +31,7 @@ struct SpringColumn {
   }
   Eigen::MatrixXd stiffness() const {
     Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n, n);
+    if (n < 1) return K;  // no spheres, no springs
     K(0, 0) = kw;
     for (Eigen::Index i = 1; i < n; ++i) {
       K(i - 1, i - 1) += ks;

@@ -50,6 +50,7 @@ std::vector<Case> allCases() {
       criticalTimestepRotationCase(),
       columnModesCase(),
       columnLateralCase(),
+      columnReleaseCase(),
       tangentialCycleCase(),
       tangentialObjectivityCase(),
       latticeLoveWeberCase(),

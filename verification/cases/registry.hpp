@@ -54,6 +54,7 @@ Case criticalTimestepHertzCase();
 Case criticalTimestepRotationCase();
 Case columnModesCase();
 Case columnLateralCase();
+Case columnReleaseCase();
 Case tangentialCycleCase();
 Case tangentialObjectivityCase();
 Case latticeLoveWeberCase();
