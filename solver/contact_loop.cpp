@@ -106,16 +106,19 @@ struct ColumnBatch {
 
 // Stages contact k in lane j if it goes through the kernel: real at the last step, or its bodies
 // may touch now (the shape pair's quick test); returns false otherwise (the lane stays idle).
-// leftOut (or nullptr): the facet contacts given to the kernel as apart (facet_contacts.hpp).
+// facets (or nullptr, a scene without mesh walls): the closest points of the facet contacts and
+// those given to the kernel as apart, from the pass before the loop (facet_contacts.hpp).
 [[gnu::always_inline]] inline bool stageLane(const Particles& p, const ContactStore& cs, std::size_t k,
-                                             const PeriodicShift* shift, const std::uint8_t* leftOut,
+                                             const PeriodicShift* shift, const FacetContactScratch* facets,
                                              LaneInputs<inCount>& in, std::size_t j) {
   const std::uint32_t i1 = cs.id1Data()[k], i2 = cs.id2Data()[k];
   const ContactType type = cs.typeData()[k];
   const Eigen::Vector3i& cell = cs.cellDistData()[k];
-  const Vec3 x2 = secondPoint(p, type, i1, i2, cell, shift ? &shift->H : nullptr);
+  const bool facet = type == ContactType::SphereFacet;
+  // (a facet's closest point as the pass computed it: secondPoint's function of the same inputs)
+  const Vec3 x2 = facet ? facets->points[k] : secondPoint(p, type, i1, i2, cell, shift ? &shift->H : nullptr);
   PairInput<double> pair = pairInput(p, type, i1, i2, x2);
-  if (type == ContactType::SphereFacet && leftOut[k]) pair.d = v3(apartDistance(vec3(pair.d), pair.r1));
+  if (facet && facets->leftOut[k]) pair.d = v3(apartDistance(vec3(pair.d), pair.r1));
   const std::uint8_t wasReal = cs.realData()[k];  // (0 or 1)
   if (!wasReal && !mayTouch(pair, type)) return false;
   in.set(inD, j, pair.d);
@@ -236,11 +239,11 @@ struct LoadSink {
 // Stages the kernel lanes of the batch at k0 and tells whether there is any; `in` holds valid
 // (possibly stale) data in every lane.
 inline bool stageBatch(const Particles& p, const ContactStore& cs, std::size_t k0, std::size_t end,
-                       const PeriodicShift* shift, const std::uint8_t* leftOut, LaneInputs<inCount>& in) {
+                       const PeriodicShift* shift, const FacetContactScratch* facets, LaneInputs<inCount>& in) {
   const std::size_t n = std::min(kLanes, end - k0);
   bool any = false;
   for (std::size_t j = 0; j < kLanes; ++j) {
-    if (j < n && stageLane(p, cs, k0 + j, shift, leftOut, in, j)) {
+    if (j < n && stageLane(p, cs, k0 + j, shift, facets, in, j)) {
       any = true;
     } else {
       if (j >= n) stageIdleLane(in, j);
@@ -310,7 +313,7 @@ inline void prefetchBodies(const Particles& p, const LoadSink& sink, std::uint32
 // straddle blocks (kEnergyBlock is a multiple of kLanes), so they are the same for any thread count.
 template <class Law, bool Dashpots>
 ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, std::size_t nc, std::size_t b, double dt,
-                                 const PeriodicShift* shift, const std::uint8_t* leftOut, const LoadSink& sink,
+                                 const PeriodicShift* shift, const FacetContactScratch* facets, const LoadSink& sink,
                                  std::vector<std::uint32_t>& changed) {
   changed.clear();
   static_assert(kEnergyBlock % kLanes == 0 && kColumnPad % kLanes == 0);
@@ -323,7 +326,7 @@ ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, std::size
   const std::size_t begin = b * kEnergyBlock, end = std::min(nc, (b + 1) * kEnergyBlock);
   const std::uint32_t* id1 = cs.id1Data();
   const std::uint32_t* id2 = cs.id2Data();
-  bool any = begin < end && stageBatch(p, cs, begin, end, shift, leftOut, in[0]);
+  bool any = begin < end && stageBatch(p, cs, begin, end, shift, facets, in[0]);
   for (std::size_t k = begin, s = 0; k < end; k += kLanes, s ^= 1) {
     LaneOutputs out;
     const bool ran = any;
@@ -332,7 +335,7 @@ ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, std::size
     // columns, the bodies anywhere in memory).
     for (std::size_t a = k + kPrefetchAhead; a < std::min(end, k + kPrefetchAhead + kLanes); ++a)
       prefetchBodies(p, sink, id1[a], id2[a]);
-    any = k + kLanes < end && stageBatch(p, cs, k + kLanes, end, shift, leftOut, in[s ^ 1]);
+    any = k + kLanes < end && stageBatch(p, cs, k + kLanes, end, shift, facets, in[s ^ 1]);
     finishBatch<Law, Dashpots>(cs, k, end, in[s], out, sink, sums,
                                changed);  // (without a kernel lane, `out` is not read)
   }
@@ -351,7 +354,7 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
   // mesh walls: which facet contacts count, histories moved across shared edges
   const bool facets = !p.facets.empty();
   const bool facetChanges = facets && resolveFacetContacts(p, contacts, nc, scratch.facets);
-  const std::uint8_t* leftOut = facets ? scratch.facets.leftOut.data() : nullptr;
+  const FacetContactScratch* facetScratch = facets ? &scratch.facets : nullptr;
   if (scratch.changed.size() < nBlocks) scratch.changed.resize(nBlocks);
 #ifdef _OPENMP
   const bool parallel = nc > kParallelThreshold && omp_get_max_threads() > 1;
@@ -366,14 +369,14 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
     // below (f - F equals f + (-1) F exactly), so both paths give the same bits.
     const LoadSink sink{p.force.data(), p.torque.data(), nullptr, shift != nullptr};
     for (std::size_t b = 0; b < nBlocks; ++b)
-      scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, nc, b, dt, shift, leftOut, sink, scratch.changed[b]);
+      scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, nc, b, dt, shift, facetScratch, sink, scratch.changed[b]);
   } else {
     scratch.loads.resize(nc);
     const LoadSink sink{nullptr, nullptr, scratch.loads.data(), shift != nullptr};
     // Blocks dealt round-robin: the real contacts, which cost the most, lie in front (partitionReal).
 #pragma omp parallel for schedule(static, 1)
     for (std::size_t b = 0; b < nBlocks; ++b)
-      scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, nc, b, dt, shift, leftOut, sink, scratch.changed[b]);
+      scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, nc, b, dt, shift, facetScratch, sink, scratch.changed[b]);
 
     // Force gather: each particle adds its own real contacts in increasing contact index (from the
     // compact copies: 72 bytes per contact instead of the columns), as the one-thread path does.

@@ -86,6 +86,7 @@ Vec3 apartDistance(const Vec3& d, double r1) {
 
 bool resolveFacetContacts(const Particles& p, ContactStore& cs, std::size_t end, FacetContactScratch& scratch) {
   if (scratch.leftOut.size() < end) scratch.leftOut.resize(end);  // (entries of facet contacts only are read)
+  if (scratch.points.size() < end) scratch.points.resize(end);
   auto& cand = scratch.candidates;
   cand.clear();
   const ContactType* type = cs.typeData();
@@ -93,7 +94,8 @@ bool resolveFacetContacts(const Particles& p, ContactStore& cs, std::size_t end,
     if (type[k] != ContactType::SphereFacet) continue;
     const std::uint32_t s = cs.id1(k), f = cs.id2(k);
     scratch.leftOut[k] = 0;
-    const Vec3 q = closestPointOnFacet(p.facets[p.shapeIndex[f]], p.pos[s]);
+    const Vec3 q = secondPoint(p, type[k], s, f, cs.cellDist(k), nullptr);
+    scratch.points[k] = q;
     // u_N < 0 from the same input and formula as the kernel's
     const bool touching = contactGeometry(pairInput(p, type[k], s, f, q), type[k]).uN < 0.0;
     if (!touching && !cs.real(k)) continue;  // (takes no part: neither counts nor gives a history)

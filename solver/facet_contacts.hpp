@@ -51,6 +51,7 @@ struct FacetContactScratch {
   };
   std::vector<Candidate> candidates;
   std::vector<std::uint8_t> leftOut;  // per contact index, facet contacts only: 1 = given to the kernel as apart
+  std::vector<Vec3> points;           // per contact index, facet contacts only: the closest point (secondPoint)
 };
 
 // Decides, for the active contacts [0, end) of `cs`, which sphere-facet contacts are left out
