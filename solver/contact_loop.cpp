@@ -342,13 +342,38 @@ ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, std::size
   return sums;
 }
 
+// ContactStore::gatherVisited with the loop's choice for each contact after the real ones: real, or
+// its bodies may touch now (the shape pair's quick test, as stageLane asks it; a facet contact with
+// the triangle's closest point before the facet pass decides which count). Returns the end of the
+// contacts to visit.
+std::size_t gatherVisited(const Particles& p, ContactStore& cs, const PeriodicShift* shift,
+                          std::vector<std::uint8_t>& visit) {
+  const std::size_t r = cs.realEnd(), a = std::max(r, cs.activeEnd());
+  visit.resize(a - r);
+  const std::uint32_t* id1 = cs.id1Data();
+  const std::uint32_t* id2 = cs.id2Data();
+  const ContactType* type = cs.typeData();
+  const Eigen::Vector3i* cell = cs.cellDistData();
+  const std::uint8_t* real = cs.realData();
+  const Mat3* H = shift ? &shift->H : nullptr;
+  const auto count = static_cast<std::ptrdiff_t>(a - r);
+#pragma omp parallel for schedule(static) if (count > static_cast <std::ptrdiff_t>(kParallelThreshold))
+  for (std::ptrdiff_t q = 0; q < count; ++q) {
+    const std::size_t k = r + static_cast<std::size_t>(q);
+    const Vec3 x2 = secondPoint(p, type[k], id1[k], id2[k], cell[k], H);
+    visit[static_cast<std::size_t>(q)] = real[k] || mayTouch(pairInput(p, type[k], id1[k], id2[k], x2), type[k]);
+  }
+  return cs.gatherVisited(visit.data());
+}
+
 template <class Law, bool Dashpots>
 ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
                          const PeriodicShift* shift) {
   // Dormant contacts (from activeEnd on: ContactStore::partition) cannot touch before the collider's
-  // next run; they hold no force, no energy and no history and are not visited.
-  contacts.ensureActiveColumns();  // (contacts added since the last partition may be lean)
-  const std::size_t nc = contacts.activeEnd(), n = p.size();
+  // next run; they hold no force, no energy and no history and are not visited. Of the others, the
+  // real ones and those whose bodies may touch now are gathered in front (with their columns) and
+  // visited; the rest are apart and hold defaults: the loop would leave their lanes idle.
+  const std::size_t nc = gatherVisited(p, contacts, shift, scratch.visit), n = p.size();
   const std::size_t nBlocks = (nc + kEnergyBlock - 1) / kEnergyBlock;
   scratch.blocks.assign(nBlocks, ContactStageResult{});
   // mesh walls: which facet contacts count, histories moved across shared edges
@@ -369,14 +394,16 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
     // below (f - F equals f + (-1) F exactly), so both paths give the same bits.
     const LoadSink sink{p.force.data(), p.torque.data(), nullptr, shift != nullptr};
     for (std::size_t b = 0; b < nBlocks; ++b)
-      scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, nc, b, dt, shift, facetScratch, sink, scratch.changed[b]);
+      scratch.blocks[b] =
+          evaluateBlock<Law, Dashpots>(p, contacts, nc, b, dt, shift, facetScratch, sink, scratch.changed[b]);
   } else {
     scratch.loads.resize(nc);
     const LoadSink sink{nullptr, nullptr, scratch.loads.data(), shift != nullptr};
     // Blocks dealt round-robin: the real contacts, which cost the most, lie in front (partitionReal).
 #pragma omp parallel for schedule(static, 1)
     for (std::size_t b = 0; b < nBlocks; ++b)
-      scratch.blocks[b] = evaluateBlock<Law, Dashpots>(p, contacts, nc, b, dt, shift, facetScratch, sink, scratch.changed[b]);
+      scratch.blocks[b] =
+          evaluateBlock<Law, Dashpots>(p, contacts, nc, b, dt, shift, facetScratch, sink, scratch.changed[b]);
 
     // Force gather: each particle adds its own real contacts in increasing contact index (from the
     // compact copies: 72 bytes per contact instead of the columns), as the one-thread path does.

@@ -36,6 +36,7 @@ struct ContactScratch {
   std::vector<ContactLoad> loads;                   // per-contact copies for the gather (several threads)
   std::vector<std::vector<std::uint32_t>> changed;  // per block: contacts that formed or separated
   FacetContactScratch facets;                       // mesh walls (facet_contacts.hpp)
+  std::vector<std::uint8_t> visit;                  // ContactStore::gatherVisited's flags
 };
 
 // Evaluates all contacts at t_n from on-step positions and mid-step velocities, and adds their

@@ -82,7 +82,7 @@ Contact ContactStore::get(std::size_t k) const {
   c.real = real_[k];
   c.cellDist = cellDist_[k];
   if (k >= limit_) {  // lean: defaults and the parameters
-    c.params = lean_[k - limit_];
+    c.params = lean(k);
     return c;
   }
   c.elastic = at(col::elastic, k);
@@ -109,7 +109,7 @@ void ContactStore::set(std::size_t k, const Contact& c) {
   cellDist_[k] = c.cellDist;
   if (k >= limit_) {
     if (holdsDefaults(c)) {
-      lean_[k - limit_] = c.params;
+      lean(k) = c.params;
       return;
     }
     materialize(k + 1);
@@ -139,7 +139,7 @@ void ContactStore::setColumns(std::size_t k, const Contact& c) {
 }
 
 void ContactStore::reserve(std::size_t n) {
-  if (n > limit_) lean_.reserve(n - limit_);  // (new contacts are lean until the contact loop needs them)
+  if (n > leanStart_) lean_.reserve(n - leanStart_);  // (new contacts are lean until the contact loop needs them)
   id1_.reserve(n);
   id2_.reserve(n);
   type_.reserve(n);
@@ -148,18 +148,23 @@ void ContactStore::reserve(std::size_t n) {
   index_.reserve(n);
 }
 
-// The columns moved to a buffer of `stride` entries each (the entries past the old stride hold the
-// default).
+// The columns laid out `stride` entries apart (the entries past the old stride hold the default),
+// in the same buffer: grown first and each column moved up from the last, or each moved down from
+// the first and shrunk after (ColumnBuffer: no second copy of the columns at any time).
 void ContactStore::restride(std::size_t stride) {
-  Column next(col::count * stride);
   const std::size_t kept = std::min(stride_, stride);
-  for (std::size_t c = 0; c < col::count; ++c) {
-    const auto from = data_.begin() + static_cast<std::ptrdiff_t>(c * stride_);
-    const auto to = next.begin() + static_cast<std::ptrdiff_t>(c * stride);
-    std::copy(from, from + static_cast<std::ptrdiff_t>(kept), to);
-    std::fill(to + static_cast<std::ptrdiff_t>(kept), to + static_cast<std::ptrdiff_t>(stride), kDefault.v[c]);
+  const auto place = [&](std::size_t c) {
+    double* base = data_.data();
+    std::memmove(base + c * stride, base + c * stride_, kept * sizeof(double));
+    std::fill(base + c * stride + kept, base + (c + 1) * stride, kDefault.v[c]);
+  };
+  if (stride > stride_) {
+    data_.resize(col::count * stride);
+    for (std::size_t c = col::count; c-- > 0;) place(c);
+  } else {
+    for (std::size_t c = 0; c < col::count; ++c) place(c);
+    data_.resize(col::count * stride);
   }
-  data_.swap(next);
   stride_ = stride;
 }
 
@@ -168,7 +173,8 @@ void ContactStore::resizeColumns(std::size_t n) {
   for (std::size_t k = n; k < limit_; ++k)
     for (std::size_t c = 0; c < col::count; ++c) at(c, k) = kDefault.v[c];
   limit_ = std::min(limit_, n);
-  lean_.resize(n - limit_, LawValues{});  // (new entries lean)
+  leanStart_ = std::min(leanStart_, limit_);
+  lean_.resize(n - leanStart_, LawValues{});  // (new entries lean)
   id1_.resize(n);
   id2_.resize(n);
   type_.resize(n);
@@ -184,27 +190,46 @@ void ContactStore::materialize(std::size_t m) {
   // Growth by a quarter, not std::vector's doubling: the columns are most of a scene's memory.
   if (need > stride_) restride(padded(std::max(need, stride_ + stride_ / 4)));
   for (std::size_t k = limit_; k < m; ++k)
-    for (std::size_t i = 0; i < kMaxLawParams; ++i) data_[offset(col::param + i, k)] = lean_[k - limit_][i];
-  lean_.erase(lean_.begin(), lean_.begin() + static_cast<std::ptrdiff_t>(m - limit_));
-  limit_ = m;
+    for (std::size_t i = 0; i < kMaxLawParams; ++i) data_[offset(col::param + i, k)] = lean(k)[i];
+  limit_ = m;  // (lean_'s entries before limit_ are no longer read; fitColumns drops them)
 }
 
 void ContactStore::fitColumns(std::size_t m) {
   m = std::min(m, size_);
-  if (m >= limit_) {
-    materialize(m);
-    return;
-  }
-  lean_.reserve(size_ - m);  // (exactly: no doubling)
-  lean_.insert(lean_.begin(), limit_ - m, LawValues{});
+  if (m >= limit_) materialize(m);
+  // lean_ holds [m, size_) from its start: shifted in place (no second buffer), or grown at the
+  // front when contacts with columns become lean
+  const auto shift = [](std::size_t n) { return static_cast<std::ptrdiff_t>(n); };
+  if (m >= leanStart_) lean_.erase(lean_.begin(), lean_.begin() + shift(m - leanStart_));
+  else lean_.insert(lean_.begin(), leanStart_ - m, LawValues{});
+  leanStart_ = m;
   for (std::size_t k = m; k < limit_; ++k) {
     DEM_ASSERT(!real_[k], "fitColumns: a contact made lean is not real");
-    for (std::size_t i = 0; i < kMaxLawParams; ++i) lean_[k - m][i] = data_[offset(col::param + i, k)];
+    for (std::size_t i = 0; i < kMaxLawParams; ++i) lean(k)[i] = data_[offset(col::param + i, k)];
     for (std::size_t c = 0; c < col::count; ++c) data_[offset(c, k)] = kDefault.v[c];
   }
   limit_ = m;
   // (a buffer more than twice the size needed is given back)
   if (stride_ > 2 * padded(m) + kColumnPad) restride(padded(m + m / 4));
+}
+
+std::size_t ContactStore::gatherVisited(const std::uint8_t* visit) {
+  const std::size_t r = realEnd(), a = std::max(r, activeEnd());
+  if (!changed_.empty()) {
+    changed_.clear();
+    gathered_ = false;
+  }
+  std::size_t m = r;
+  for (std::size_t k = r; k < a; ++k) {
+    if (visit[k - r]) {
+      if (k != m) swapPlaced(m, k);
+      ++m;
+    } else if (k < limit_ && data_[offset(col::dissipated, k)] != 0.0) {
+      data_[offset(col::dissipated, k)] = 0.0;
+    }
+  }
+  materialize(m);
+  return m;
 }
 
 void ContactStore::add(const Contact& c) {
@@ -243,7 +268,7 @@ void ContactStore::swap(std::size_t a, std::size_t b) {
   if (hi < limit_) {
     for (std::size_t c = 0; c < col::count; ++c) std::swap(data_[offset(c, a)], data_[offset(c, b)]);
   } else if (lo >= limit_) {
-    std::swap(lean_[lo - limit_], lean_[hi - limit_]);
+    std::swap(lean(lo), lean(hi));
   } else {
     // a contact with columns moves to the lean tier (it holds no history: not real) and a lean one
     // takes its columns with the defaults
@@ -251,8 +276,8 @@ void ContactStore::swap(std::size_t a, std::size_t b) {
     LawValues params;
     for (std::size_t i = 0; i < kMaxLawParams; ++i) params[i] = data_[offset(col::param + i, lo)];
     for (std::size_t c = 0; c < col::count; ++c) data_[offset(c, lo)] = kDefault.v[c];
-    for (std::size_t i = 0; i < kMaxLawParams; ++i) data_[offset(col::param + i, lo)] = lean_[hi - limit_][i];
-    lean_[hi - limit_] = params;
+    for (std::size_t i = 0; i < kMaxLawParams; ++i) data_[offset(col::param + i, lo)] = lean(hi)[i];
+    lean(hi) = params;
   }
   std::swap(id1_[a], id1_[b]);
   std::swap(id2_[a], id2_[b]);
@@ -327,7 +352,8 @@ void ContactStore::assertInvariants(const Particles& p) const {
                "every per-contact array holds size() entries");
     DEM_ASSERT(data_.size() == col::count * stride_ && stride_ >= limit_ && stride_ % kColumnPad == 0,
                "columns padded");
-    DEM_ASSERT(limit_ <= size_ && lean_.size() == size_ - limit_, "the lean tier holds the contacts from columnEnd()");
+    DEM_ASSERT(leanStart_ <= limit_ && limit_ <= size_ && lean_.size() == size_ - leanStart_,
+               "the lean tier holds the contacts from columnEnd()");
     for (std::size_t k = limit_; k < std::min(stride_, padded(limit_) + kColumnPad); ++k)
       for (std::size_t c = 0; c < col::count; ++c)
         DEM_ASSERT(data_[offset(c, k)] == kDefault.v[c],
@@ -355,6 +381,7 @@ bool ContactStore::gatherReal() {
   changed_.clear();
   gathered_ = true;
   realEnd_ = real;
+  materialize(real);  // (the real contacts have their columns already, unless set through realData())
   if (!moved_) {
     if (!named) descentsKnown_ = false;  // (realEnd_ may have moved)
     return false;

@@ -11,15 +11,16 @@
 // one 64-byte aligned buffer, each `stride` entries long (a multiple of kColumnPad), so a batch
 // reads column c at c * stride from one pointer; entries past size() hold a default Contact.
 //
-// Two tiers. Only the contacts before columnEnd() (at least every contact the contact loop visits:
-// the real and the other active ones, before activeEnd()) have their doubles in the columns; a
-// contact from there on (a dormant one, or one the collider has just added) holds the defaults of a
-// Contact and keeps only its law parameters (kMaxLawParams doubles instead of col::count). Most of
-// a settled packing's potential contacts are dormant: the columns are most of a scene's memory.
-// partition() fits the columns to the active contacts; wakeDormant() and the contact loop
-// (ensureActiveColumns) give every contact the loop visits its columns.
+// Two tiers. Only the contacts before columnEnd() (at least every contact the contact loop visits
+// at this step: the real ones and those whose bodies may touch now) have their doubles in the
+// columns; a contact from there on (a dormant one, one apart, or one the collider has just added)
+// holds the defaults of a Contact and keeps only its law parameters (kMaxLawParams doubles instead
+// of col::count). Most of a settled packing's potential contacts are not real: the columns are most
+// of a scene's memory. partition() fits the columns to the real contacts; the contact loop
+// (gatherVisited) gathers the contacts it visits behind them and gives them their columns.
 
 #include "assert.hpp"
+#include "column_buffer.hpp"
 #include "contact_law.hpp"
 #include "math.hpp"
 
@@ -128,18 +129,6 @@ inline constexpr std::size_t kSortDisorder = 8;
 // Columns are padded to a multiple of this many entries (the widest batch: 8 lanes of AVX-512).
 inline constexpr std::size_t kColumnPad = 8;
 
-// std::allocator with 64-byte alignment (a cache line; aligned vector loads and stores).
-template <class T>
-struct CacheLineAllocator {
-  using value_type = T;
-  CacheLineAllocator() = default;
-  template <class U>
-  CacheLineAllocator(const CacheLineAllocator<U>&) {}
-  T* allocate(std::size_t n) { return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{64})); }
-  void deallocate(T* p, std::size_t) { ::operator delete (p, std::align_val_t{64}); }
-  bool operator==(const CacheLineAllocator&) const { return true; }
-};
-
 // The pair -> contact index map: open addressing with linear probing (keys and values in two
 // arrays, at most 7/10 full), 16-32 bytes per contact where std::unordered_map took about 56 (a
 // heap node each); deletion shifts the following entries back (no tombstones).
@@ -204,8 +193,6 @@ class PairIndex {
 
 class ContactStore {
  public:
-  using Column = std::vector<double, CacheLineAllocator<double>>;
-
   std::size_t size() const { return size_; }
   // The contacts before this index have their columns; those from here on hold defaults and their
   // law parameters only (the lean tier).
@@ -256,10 +243,18 @@ class ContactStore {
   }
   double at(std::size_t c, std::size_t k) const {
     if (k < limit_) return data_[offset(c, k)];
-    return c >= col::param ? lean_[k - limit_][c - col::param] : defaultColumn(c);
+    return c >= col::param ? lean(k)[c - col::param] : defaultColumn(c);
   }
-  // Every contact before activeEnd() with its columns (the contact loop calls it first).
-  void ensureActiveColumns() { materialize(activeEnd()); }
+  // The contacts the contact loop visits at this step, gathered in front: those before realEnd()
+  // (the real ones) and, moved right behind them in their order, those of [realEnd(), activeEnd())
+  // with visit[k - realEnd()] != 0 (the loop's choice: real, or bodies that may touch now). Returns
+  // their end; each of them has its columns. The others there are not visited at this step: they
+  // hold only defaults (a `dissipated` left from the step a contact separated is zeroed, as a visit
+  // zeroes it), so that it makes no difference whether they keep their columns or are lean. The
+  // moves depend only on the order and the flags (the same for any thread count and after a
+  // restart). Call it after gatherReal (the named changes would not follow the moves otherwise: the
+  // next gathering then scans).
+  std::size_t gatherVisited(const std::uint8_t* visit);
   // The batch of contacts from k0 (a multiple of kLanes) for the contact loop: column c of contact
   // k0 + j at batch(k0) + c * stride() + j (j < kLanes); k0 < columnEnd().
   double* batch(std::size_t k0) { return data_.data() + k0; }
@@ -321,7 +316,7 @@ class ContactStore {
     const std::size_t real = partitionBy(0, size_, [&](std::size_t k) { return real_[k] != 0; });
     realEnd_ = real;
     activeEnd_ = partitionBy(real, size_, [&](std::size_t k) { return !dormant(pair(k)); });
-    fitColumns(activeEnd_);  // (the dormant ones lean: defaults, `dissipated` zero)
+    fitColumns(real);  // (the others lean: defaults, `dissipated` zero; gatherVisited gives columns)
     realChanged_ = false;
     sortIfDisordered(real, false);
     changed_.clear();
@@ -360,10 +355,7 @@ class ContactStore {
     gathered_ = false;
   }
   // Every dormant contact active again (until the next partition): the dormant marks no longer hold.
-  void wakeDormant() {
-    activeEnd_ = SIZE_MAX;
-    materialize(size_);
-  }
+  void wakeDormant() { activeEnd_ = SIZE_MAX; }
   // After the store was read back (a checkpoint): the marks of the last partition recovered from the
   // order, without moving any contact: realEnd after the leading real contacts, activeEnd before the
   // longest tail of contacts that are not real, hold no `dissipated` and are dormant (as partition()
@@ -377,7 +369,6 @@ class ContactStore {
     while (a > r && !real_[a - 1] && self.at(col::dissipated, a - 1) == 0.0 && dormant(pair(a - 1))) --a;
     realEnd_ = r;
     activeEnd_ = a;
-    materialize(a);
   }
   // The end of the real contacts at the last partition (contacts formed or separated since are on
   // either side); the whole list before the first partition.
@@ -413,13 +404,17 @@ class ContactStore {
   std::size_t offset(std::size_t c, std::size_t k) const { return c * stride_ + k; }
   static double defaultColumn(std::size_t c);
   std::size_t size_ = 0;
-  Column data_;             // the columns of doubles, each stride_ entries
+  ColumnBuffer data_;       // the columns of doubles, each stride_ entries
   std::size_t stride_ = 0;  // room for this many contacts (a multiple of kColumnPad)
-  // The contacts [0, limit_) have columns; [limit_, size_) are lean: lean_[k - limit_] holds the law
-  // parameters of contact k, every other field its default. Column entries from limit_ on hold the
-  // defaults (the batches' idle lanes read them).
-  std::size_t limit_ = 0;
+  // The contacts [0, limit_) have columns; [limit_, size_) are lean: lean(k) = lean_[k - leanStart_]
+  // holds the law parameters of contact k, every other field its default (leanStart_ <= limit_: the
+  // entries of contacts given columns since the last fitColumns are left in place, not erased, so
+  // that giving a few contacts their columns costs no shift of lean_). Column entries from limit_ on
+  // hold the defaults (the batches' idle lanes read them).
+  std::size_t limit_ = 0, leanStart_ = 0;
   std::vector<LawValues> lean_;
+  LawValues& lean(std::size_t k) { return lean_[k - leanStart_]; }
+  const LawValues& lean(std::size_t k) const { return lean_[k - leanStart_]; }
   void restride(std::size_t stride);
   // Columns for the contacts before m (lean ones get defaults and their parameters).
   void materialize(std::size_t m);

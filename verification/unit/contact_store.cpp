@@ -87,7 +87,11 @@ BOOST_AUTO_TEST_CASE(partition_puts_real_contacts_first) {
   const std::size_t real = store.countReal();
   BOOST_TEST_REQUIRE(real > 50u);
   BOOST_TEST_REQUIRE(real < store.size());
-  const std::vector<Contact> before = store.values();
+  // (a contact that is not real keeps its pair and parameters: the partition makes it lean, so a
+  // `dissipated` left from the step it separated is zeroed, as the contact loop's next visit would)
+  std::vector<Contact> before = store.values();
+  for (Contact& c : before)
+    if (!c.real) c.dissipated = 0.0;
   BOOST_TEST_REQUIRE(!before.front().real);
 
   store.partitionReal();
@@ -206,20 +210,22 @@ BOOST_AUTO_TEST_CASE(dormant_contacts_never_touch_before_the_next_collider_run) 
 }
 
 // The two tiers (ContactStore::columnEnd): after every collider run of a stirred pour the columns
-// cover exactly the contacts the loop visits, a lean contact reads back as a default Contact with
+// cover the contacts the loop visited (the real ones and those that may have touched: never a
+// dormant one, and fewer than all active ones), a lean contact reads back as a default Contact with
 // the law parameters of the mixing rule for its bodies (makeContact), and waking the dormant ones
-// (as a moving cell does) or adding a contact with history gives every contact before the end its
-// columns without changing any contact's value. Reference: the contacts as values before each change.
+// (as a moving cell does) or adding a contact with history gives it its columns without changing
+// any contact's value. Reference: the contacts as values before each change.
 BOOST_AUTO_TEST_CASE(lean_contacts_hold_defaults_and_their_parameters) {
   Scene s = stirredPour(500);
-  std::size_t runs = 0, lean = 0, wrong = 0;
+  std::size_t runs = 0, lean = 0, wrong = 0, activeLean = 0;
   for (int step = 0; step < 2000; ++step) {
     const std::uint64_t before = s.collider.runs();
     s.step();
     if (s.collider.runs() == before) continue;
     ++runs;
     const ContactStore& cs = s.contacts;
-    wrong += cs.columnEnd() != cs.activeEnd();
+    wrong += cs.columnEnd() > cs.activeEnd() || cs.columnEnd() < cs.countReal();
+    activeLean += cs.activeEnd() - cs.columnEnd();
     for (std::size_t k = cs.columnEnd(); k < cs.size(); ++k, ++lean) {
       Contact expected = makeContact(s.particles, s.materials, cs.id1(k), cs.id2(k), s.law);
       expected.cellDist = cs.cellDist(k);
@@ -227,13 +233,14 @@ BOOST_AUTO_TEST_CASE(lean_contacts_hold_defaults_and_their_parameters) {
     }
   }
   BOOST_TEST(runs > 10u);
-  BOOST_TEST(lean > 100u * runs);  // (most of a pour's potential contacts are dormant)
+  BOOST_TEST(lean > 100u * runs);       // (most of a pour's potential contacts are dormant or apart)
+  BOOST_TEST(activeLean > 10u * runs);  // (active contacts apart at the stage have no columns)
   BOOST_TEST(wrong == 0u);
 
   // waking: every contact with columns, the same values
   const std::vector<Contact> values = s.contacts.values();
   s.contacts.wakeDormant();
-  BOOST_TEST(s.contacts.columnEnd() == s.contacts.size());
+  BOOST_TEST(s.contacts.activeEnd() == s.contacts.size());
   std::size_t changed = 0;
   for (std::size_t k = 0; k < values.size(); ++k) changed += !sameContact(s.contacts.get(k), values[k]);
   BOOST_TEST(changed == 0u);
