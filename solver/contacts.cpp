@@ -271,8 +271,8 @@ void ContactStore::swap(std::size_t a, std::size_t b) {
     std::swap(lean(lo), lean(hi));
   } else {
     // a contact with columns moves to the lean tier (it holds no history: not real) and a lean one
-    // takes its columns with the defaults
-    DEM_ASSERT(!real_[lo] && !real_[hi], "ContactStore::swap: contacts that change tier are not real");
+    // (defaults and its parameters) takes its columns with the defaults
+    DEM_ASSERT(!real_[lo], "ContactStore::swap: a contact that leaves the columns is not real");
     LawValues params;
     for (std::size_t i = 0; i < kMaxLawParams; ++i) params[i] = data_[offset(col::param + i, lo)];
     for (std::size_t c = 0; c < col::count; ++c) data_[offset(c, lo)] = kDefault.v[c];

@@ -8,6 +8,7 @@
 // stirred pour. None of them may overlap before that run, and they must hold no force.
 // The lean tier (columnEnd): contacts without columns read back as defaults and their parameters.
 #include "solver/builders.hpp"
+#include "solver/column_buffer.hpp"
 #include "solver/facet_geometry.hpp"
 #include "unit/same_bits.hpp"
 
@@ -77,6 +78,40 @@ BOOST_AUTO_TEST_CASE(pair_index_matches_a_map) {
       ref.clear();
     }
   }
+}
+
+// The columns' memory (ColumnBuffer): grown and shrunk in place, every kept entry keeps its value
+// (across several pages, so that mremap moves or extends the mapping), copies are independent,
+// a moved-from buffer is empty, and size 0 releases it. Reference: the values written.
+BOOST_AUTO_TEST_CASE(column_buffer_keeps_values_across_resizes) {
+  ColumnBuffer b;
+  BOOST_TEST(b.size() == 0u);
+  std::size_t wrong = 0;
+  const auto fill = [&](std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to; ++i) b[i] = 0.5 * static_cast<double>(i) + 1.0;
+  };
+  const auto check = [&](const ColumnBuffer& c, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) wrong += c[i] != 0.5 * static_cast<double>(i) + 1.0;
+  };
+  std::size_t n = 0;
+  for (const std::size_t next : {10u, 5000u, 700000u, 1200000u, 3000u, 900000u, 17u}) {
+    b.resize(next);
+    BOOST_TEST(b.size() == next);
+    BOOST_TEST(reinterpret_cast<std::uintptr_t>(b.data()) % 64 == 0u);
+    check(b, std::min(n, next));
+    if (next > n) fill(n, next);
+    n = next;
+  }
+  ColumnBuffer copy = b;
+  copy[3] = -1.0;
+  check(b, n);
+  BOOST_TEST(copy[3] == -1.0);
+  ColumnBuffer moved = std::move(copy);
+  BOOST_TEST(copy.size() == 0u);
+  BOOST_TEST(moved.size() == n);
+  b.resize(0);
+  BOOST_TEST(b.size() == 0u);
+  BOOST_TEST(wrong == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(partition_puts_real_contacts_first) {
