@@ -11,7 +11,7 @@ peers=0
 for a in "$@"; do
   case "$a" in
     --peers) peers=1 ;;
-    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
     *) echo "install-deps: unknown argument '$a' (see --help)" >&2; exit 2 ;;
   esac
 done
