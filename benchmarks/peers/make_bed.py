@@ -118,7 +118,7 @@ def cmd_pour(args):
         "particles": floor(NF, NF) + pour_particles(),
         "engine": engine(steps),
         "outputs": {"directory": os.path.join(args.dir, "pour-out"), "progress": False,
-                    "csv": {"interval": 1000}, "vtk": {"interval": steps}, "final": None},
+                    "csv": {"interval": 1000}, "vtk": {"interval": steps, "format": "ascii"}, "final": None},
     }
     write(os.path.join(args.dir, "pour.json"), scene)
 
