@@ -168,6 +168,7 @@ def main():
     if not (os.path.isfile(args.dem_run) and os.access(args.dem_run, os.X_OK)):
         log(f"run_peers: no dem-run binary at {args.dem_run} (--dem-run)")
         return 1
+    dem_shown = args.dem_run  # as given, for the commands in peers.csv
     args.dem_run = os.path.abspath(args.dem_run)
     sizes = args.sizes.split(",")
     scenes = args.scenes.split(",")
@@ -238,7 +239,7 @@ def main():
                 row["load_min"] = f"{min(loads):.2f}"
                 row["load_max"] = f"{max(loads):.2f}"
                 row["check"] = c.get("check", "not run")
-                row["dem_command"] = " ".join(["dem-run", "--quiet", "--threads", str(args.threads), "--steps", "S",
+                row["dem_command"] = " ".join([dem_shown, "--quiet", "--threads", str(args.threads), "--steps", "S",
                                                "--out", "TMP", os.path.join(args.dir, name + ".json")])
                 row["lig_command"] = f"cd {args.dir} && " + " ".join(
                     ["liggghts"] + lig_cmd(args, name, "S")[1:])
