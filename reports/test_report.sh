@@ -11,7 +11,7 @@ verify="$1" report="$2" out="$3" src="$4"
 rm -rf "$out"
 mkdir -p "$out"
 "$verify" --out "$out" --case free_fall_unadjusted --case damped_motion >"$out/dem-verify.log"
-cp "$src"/reports/fixtures/*.json "$src"/reports/fixtures/peers.csv "$out/"
+cp "$src"/reports/fixtures/*.json "$src"/reports/fixtures/peers*.csv "$out/"
 "$report" --dir "$out"
 grep -q '<table class="bench" id="peer-table">' "$out/index.html" ||
   { echo "test_report: no peer table (peers.csv) in $out/index.html" >&2; exit 1; }
