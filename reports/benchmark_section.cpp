@@ -168,15 +168,17 @@ std::string peerComparison(const fs::path& dir) {
        "LIGGGHTS\") run by dem-run and by LIGGGHTS, both on one core, interleaved. Time per step = "
        "(t(long) &minus; t(short)) / (long &minus; short) from the wall time of two runs (loading cancels); "
        "<em>s / particle-step</em> is the median over the repetitions, <em>contact-steps/s</em> counts each "
-       "code's own overlapping pairs (a check run), <em>kB / particle</em> is the peak resident set over N. "
+       "code's own overlapping pairs (a check run), <em>kB / particle</em> is the peak resident set over N, "
+       "<em>start-up</em> the rest of the short run's time (loading the files, the set-up, the first neighbour "
+       "search). "
        "LIGGGHTS has no Cundall damping: its contacts get a light viscous normal damping (ratio 0.1) "
        "instead; its neighbour skin r lists the pairs within 3 r, as dem-run's Verlet distance 0.5 r. "
        "<em>ratio</em>: LIGGGHTS time / dem-run time per repetition (above 1: dem-run is faster).</p>\n";
-  const std::vector<std::string> perCode = {"s / particle-step", "particle-steps/s", "contact-steps/s",
-                                            "kB / particle"};
+  const std::vector<std::string> perCode = {"s / particle-step", "particle-steps/s", "contact-steps/s", "kB / particle",
+                                            "start-up"};
   std::string groups =
-      "<tr><th rowspan=\"2\">N</th><th rowspan=\"2\">scene</th><th colspan=\"4\">dem-run</th>"
-      "<th colspan=\"4\">LIGGGHTS</th><th colspan=\"3\">ratio LIGGGHTS / dem-run</th>"
+      "<tr><th rowspan=\"2\">N</th><th rowspan=\"2\">scene</th><th colspan=\"5\">dem-run</th>"
+      "<th colspan=\"5\">LIGGGHTS</th><th colspan=\"3\">ratio LIGGGHTS / dem-run</th>"
       "<th rowspan=\"2\">physics check</th></tr>";
   std::vector<std::string> sub = perCode;
   sub.insert(sub.end(), perCode.begin(), perCode.end());
@@ -192,7 +194,8 @@ std::string peerComparison(const fs::path& dir) {
     for (const std::string code : {"dem", "lig"}) {
       const double contactRate = num(r, code + "_contact_steps_per_s");
       h += cell(sci(num(r, code + "_s_per_particle_step"), 2)) + cell(rate(num(r, code + "_particle_steps_per_s"))) +
-           cell(std::isnan(contactRate) ? "" : rate(contactRate)) + cell(fixed(num(r, code + "_kB_per_particle"), 2));
+           cell(std::isnan(contactRate) ? "" : rate(contactRate)) + cell(fixed(num(r, code + "_kB_per_particle"), 2)) +
+           cell(duration(num(r, code + "_startup_s")));
     }
     h += cell(fixed(num(r, "ratio_min"), 2)) + cell(fixed(num(r, "ratio_median"), 2)) +
          cell(fixed(num(r, "ratio_max"), 2));

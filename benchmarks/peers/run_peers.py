@@ -6,8 +6,9 @@ Runs the beds that make_bed.py wrote into --dir (bed_N_SCENE.json for dem-run, b
 both on one core, interleaved, and writes into --out (default reports/out):
 
   peers.csv       one row per N and scene: for each code the time per particle-step (median, min and
-                  max over the repetitions), particle-steps/s, contact-steps/s and peak memory per
-                  particle; the ratio LIGGGHTS time / dem-run time (min, median, max over the
+                  max over the repetitions), particle-steps/s, contact-steps/s, peak memory per
+                  particle and start-up (t(short) - short x time per step: loading the files, the
+                  set-up and the first neighbour search; median); the ratio LIGGGHTS time / dem-run time (min, median, max over the
                   repetitions); the contacts each code counted; the load average; the commands.
                   dem-report shows it as the table "Peer comparison (LIGGGHTS)".
   peers-runs.csv  every timed run: code, N, scene, repetition, steps, wall seconds, peak RSS (kB),
@@ -16,7 +17,7 @@ both on one core, interleaved, and writes into --out (default reports/out):
 Without the LIGGGHTS binary it prints "LIGGGHTS not installed: peer benchmark skipped" and exits 0.
 
 Timing. Each repetition runs both codes at two run lengths (short, long steps: 50/550 at 10^4, 20/170
-at 10^5, 4/34 at 10^6), in the order dem-run, LIGGGHTS, then LIGGGHTS, dem-run (reversed in every
+at 10^5, 4/104 at 10^6), in the order dem-run, LIGGGHTS, then LIGGGHTS, dem-run (reversed in every
 other repetition), so that a change of load hits both. Time per step = (t(long) - t(short)) /
 (long - short): loading the files and the set-up cancel. t is the wall time and the memory the peak
 resident set of the child process (os.wait4: what `/usr/bin/time -f "%e %M"` prints). The commands:
@@ -51,7 +52,7 @@ NFREE_PER_TILE = 8400
 SIZES = {  # label: (particles, short steps, long steps)
     "1e4": (10000, 50, 550),
     "1e5": (100000, 20, 170),
-    "1e6": (1000000, 4, 34),
+    "1e6": (1000000, 4, 104),
 }
 
 
@@ -216,13 +217,13 @@ def main():
                                          "load1": f"{loads[-1]:.2f}"})
                     for code in ("dem", "lig"):
                         dt = (t[code, long_][0] - t[code, short][0]) / (long_ - short)
-                        per[code].append((dt, t[code, long_][1]))
+                        per[code].append((dt, t[code, long_][1], t[code, short][0] - short * dt))
                     log(f"  repetition {rep + 1}: s per particle-step dem-run {per['dem'][-1][0] / n:.3e}, "
                         f"LIGGGHTS {per['lig'][-1][0] / n:.3e}, ratio {per['lig'][-1][0] / per['dem'][-1][0]:.2f}")
                 loads.append(load1())
                 row = {"N": n, "scene": scene, "steps": f"{short}/{long_}", "reps": args.reps}
                 for code in ("dem", "lig"):
-                    sp = [dt / n for dt, _ in per[code]]
+                    sp = [dt / n for dt, _, _ in per[code]]
                     med = statistics.median(sp)
                     row[f"{code}_s_per_particle_step"] = f"{med:.4e}"
                     row[f"{code}_s_per_particle_step_min"] = f"{min(sp):.4e}"
@@ -231,8 +232,9 @@ def main():
                     contacts = c.get(f"{code}_contacts")
                     row[f"{code}_contacts"] = f"{contacts:.1f}" if contacts else ""
                     row[f"{code}_contact_steps_per_s"] = f"{contacts / (med * n):.4e}" if contacts else ""
-                    row[f"{code}_kB_per_particle"] = f"{statistics.median(kb for _, kb in per[code]) / n:.3f}"
-                ratios = [lg / dm for (lg, _), (dm, _) in zip(per["lig"], per["dem"])]
+                    row[f"{code}_kB_per_particle"] = f"{statistics.median(kb for _, kb, _ in per[code]) / n:.3f}"
+                    row[f"{code}_startup_s"] = f"{statistics.median(su for _, _, su in per[code]):.3f}"
+                ratios = [lg[0] / dm[0] for lg, dm in zip(per["lig"], per["dem"])]
                 row["ratio_min"] = f"{min(ratios):.3f}"
                 row["ratio_median"] = f"{statistics.median(ratios):.3f}"
                 row["ratio_max"] = f"{max(ratios):.3f}"
