@@ -8,8 +8,9 @@ both on one core, interleaved, and writes into --out (default reports/out):
   peers.csv       one row per N and scene: for each code the time per particle-step (median, min and
                   max over the repetitions), particle-steps/s, contact-steps/s, peak memory per
                   particle and start-up (t(short) - short x time per step: loading the files, the
-                  set-up and the first neighbour search; median); the ratio LIGGGHTS time / dem-run time (min, median, max over the
-                  repetitions); the contacts each code counted; the load average; the commands.
+                  set-up and the first neighbour search; median); the ratio LIGGGHTS time / dem-run
+                  time (min, median, max over the repetitions); the contacts each code counted; the
+                  load average; the commands.
                   dem-report shows it as the table "Peer comparison (LIGGGHTS)".
   peers-runs.csv  every timed run: code, N, scene, repetition, steps, wall seconds, peak RSS (kB),
                   1-minute load average before the run.
@@ -17,8 +18,8 @@ both on one core, interleaved, and writes into --out (default reports/out):
 Without the LIGGGHTS binary it prints "LIGGGHTS not installed: peer benchmark skipped" and exits 0.
 
 Timing. Each repetition runs both codes at two run lengths (short, long steps: 50/550 at 10^4, 20/170
-at 10^5, 4/104 at 10^6), in the order dem-run, LIGGGHTS, then LIGGGHTS, dem-run (reversed in every
-other repetition), so that a change of load hits both. Time per step = (t(long) - t(short)) /
+at 10^5, 4/104 at 10^6): short dem-run, short LIGGGHTS, long dem-run, long LIGGGHTS, with LIGGGHTS
+first in every other repetition, so that a change of load hits both. Time per step = (t(long) - t(short)) /
 (long - short): loading the files and the set-up cancel. t is the wall time and the memory the peak
 resident set of the child process (os.wait4: what `/usr/bin/time -f "%e %M"` prints). The commands:
 
