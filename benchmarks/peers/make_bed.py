@@ -26,11 +26,12 @@ times both codes). What LIGGGHTS runs differs from the dem-run scene in two ways
   - damping: LIGGGHTS has no Cundall (non-viscous, per-particle) damping; its contacts get a light
     viscous normal damping instead (hooke/stiffness, gamman = 2 zeta sqrt(kn / m_eff), zeta = 0.1,
     restitution 0.73; no tangential damping): one more term per contact instead of one per particle;
-  - neighbours: `neighbor 0.005 bin` (skin = r = 2 dL; `-var skin D` sets another), `neigh_modify delay 0`: the list holds the
-    pairs closer than 2 r + skin = 3 r and is rebuilt when a sphere has moved farther than skin / 2 =
-    0.5 r, as dem-run's Verlet distance dL = 0.5 r lists the pairs whose boxes (r + dL per side) overlap
-    (|dx|, |dy|, |dz| < 3 r) and runs its collider when a body has moved farther than dL. Pairs of two
-    floor spheres are excluded (`neigh_modify exclude type 2 2`), as dem-run never pairs fixed bodies.
+  - neighbours: `neighbor 0.005 bin` (skin = r = 2 dL; `-var skin D` sets another) and
+    `neigh_modify delay 0`: the list holds the pairs closer than 2 r + skin = 3 r and is rebuilt when a
+    sphere has moved farther than skin / 2 = 0.5 r, as dem-run's Verlet distance dL = 0.5 r lists the
+    pairs whose boxes (r + dL per side) overlap (|dx|, |dy|, |dz| < 3 r) and runs its collider when a
+    body has moved farther than dL. Pairs of two floor spheres are excluded
+    (`neigh_modify exclude type 2 2`), as dem-run never pairs fixed bodies.
 The floor is not integrated (fix nve/sphere and gravity on the free spheres only); with `-var check 1`
 the script also prints, every `checkEvery` steps, the atoms, the kinetic energy, twice the number of
 overlapping pairs (compute contact/atom over all, summed) and the highest and lowest free centre.
