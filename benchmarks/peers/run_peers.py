@@ -109,7 +109,7 @@ def thermo_rows(out):
     return rows
 
 
-def check(args, label, scene, name, n, steps, tmp):
+def check(args, name, n, steps, tmp):
     """Runs both codes once with outputs; returns a dict of what they show."""
     every = max(1, steps // 10)
     with open(os.path.join(args.dir, name + ".json")) as f:
@@ -200,7 +200,7 @@ def main():
                 json_path = os.path.abspath(os.path.join(args.dir, name + ".json"))
                 loads = [load1()]
                 log(f"{name}: {n} particles, {args.reps} repetitions of {short} and {long_} steps")
-                c = {} if args.no_check else check(args, label, scene, name, n, long_, tmp)
+                c = {} if args.no_check else check(args, name, n, long_, tmp)
                 per = {"dem": [], "lig": []}  # per repetition: (s per step, peak kB of the long run)
                 for rep in range(args.reps):
                     t = {}
