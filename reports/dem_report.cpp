@@ -1,5 +1,5 @@
 // dem-report: reads what dem-verify and the benchmarks wrote into one folder (summary.csv,
-// <case>.csv, <case>__<series>.csv, cases.tsv, series.tsv, *.json), draws the plots with gnuplot
+// <case>.csv, <case>__<series>.csv, cases.tsv, series.tsv, *.json, peers.csv), draws the plots with gnuplot
 // (PNG and SVG under plots/) and writes index.html, a page self-contained apart from its images.
 //
 //   dem-report [--dir DIR]          (default reports/out)

@@ -1,7 +1,20 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the project needs, only those that are missing.
 # Runs as root (or through sudo when available). Safe to run repeatedly.
+#
+#   scripts/install-deps.sh [--peers]
+#     --peers  also LIGGGHTS (Debian package liggghts), for the peer benchmark
+#              (benchmarks/peers/run_peers.py; without it that benchmark is skipped)
 set -euo pipefail
+
+peers=0
+for a in "$@"; do
+  case "$a" in
+    --peers) peers=1 ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    *) echo "install-deps: unknown argument '$a' (see --help)" >&2; exit 2 ;;
+  esac
+done
 
 packages=(
   build-essential cmake
@@ -18,6 +31,9 @@ packages=(
   doxygen  # the API reference (target docs), linked from the report
   chromium  # the report test (ctest label report) loads the report in headless Chromium
 )
+if [ $peers -eq 1 ]; then
+  packages+=(liggghts)  # the peer benchmark (benchmarks/peers/, docs/performance.md "Beside LIGGGHTS")
+fi
 
 missing=()
 for p in "${packages[@]}"; do

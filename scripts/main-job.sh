@@ -7,6 +7,10 @@
 #                 (dem-bench-scene first settles its 1000-sphere bed, about 30 s of one idle core)
 #     --full      longer benchmark runs (0.5 s per figure) and the 10^6 sizes
 #     --no-bench  skip the benchmarks (the report then has no benchmark tables)
+# With LIGGGHTS installed (scripts/install-deps.sh --peers) the benchmarks include the peer benchmark
+# (benchmarks/peers/run_peers.py: dem-run beside LIGGGHTS on the settled bed, 10^4 and 10^5, with
+# --full 10^6 too; the bed is settled into build/peers/ first when missing, 1-2 minutes); without
+# LIGGGHTS it is skipped.
 # Exits non-zero when a verification case fails (the report is still written) or a step fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +21,7 @@ for a in "$@"; do
     --quick) mode=quick ;;
     --full) mode=full ;;
     --no-bench) bench=0 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "main-job: unknown argument '$a' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -89,6 +93,26 @@ if [ $bench -eq 1 ]; then
       --benchmark_out="$out/bench-${name#dem-bench-}.json" --benchmark_out_format=json
     grep -E 'items_per_second' "$logs/$name.log" | sed 's/^/  /' | cut -c1-140 || true
   done
+  # The peer benchmark (docs/performance.md "Beside LIGGGHTS"): peers.csv for the report's table.
+  if command -v liggghts >/dev/null 2>&1; then
+    peer_sizes=1e4,1e5
+    [ "$mode" = full ] && peer_sizes=1e4,1e5,1e6
+    missing_bed=0
+    for s in ${peer_sizes//,/ }; do
+      for e in json in data; do [ -f "build/peers/bed_${s}_cell.$e" ] || missing_bed=1; done
+    done
+    if [ $missing_bed -eq 1 ]; then
+      bed_step=all  # pour and settle the tile, then tile it
+      [ -f build/peers/tile.json ] && bed_step=tile
+      run_logged "make_bed.py $bed_step" "$logs/peers-bed.log" python3 benchmarks/peers/make_bed.py "$bed_step" \
+        --dem-run build/release/dem-run --dir build/peers --sizes "$peer_sizes"
+    fi
+    run_logged "run_peers.py" "$logs/peers.log" python3 benchmarks/peers/run_peers.py --dir build/peers \
+      --out "$out" --dem-run build/release/dem-run --sizes "$peer_sizes"
+    tail -n "$(( $(tr ',' '\n' <<<"$peer_sizes" | wc -l) + 1 ))" "$logs/peers.log" | sed 's/^/  /'
+  else
+    echo "  LIGGGHTS not installed: peer benchmark skipped (scripts/install-deps.sh --peers installs it)"
+  fi
 else
   step "4/$total benchmarks skipped (--no-bench)"
 fi

@@ -18,6 +18,24 @@ Steps (python3 standard library only; every file goes to --dir, default build/pe
                                    floor only, no walls, no cell)
   make_bed.py all --dem-run BIN    the three in order
 
+`tile` also writes the same particles for LIGGGHTS 3.8 (Debian package `liggghts`): DIR/bed_N_cell.data
+and bed_N_box.data (read_data, atom_style sphere: type 2 the floor, type 1 the free spheres, with their
+velocities and angular velocities) and the input scripts DIR/bed_N_cell.in and bed_N_box.in, run from
+DIR as `liggghts -in bed_N_cell.in -echo none -log none -var steps S` (benchmarks/peers/run_peers.py
+times both codes). What LIGGGHTS runs differs from the dem-run scene in two ways:
+  - damping: LIGGGHTS has no Cundall (non-viscous, per-particle) damping; its contacts get a light
+    viscous normal damping instead (hooke/stiffness, gamman = 2 zeta sqrt(kn / m_eff), zeta = 0.1,
+    restitution 0.73; no tangential damping): one more term per contact instead of one per particle;
+  - neighbours: `neighbor 0.005 bin` (skin = r = 2 dL; `-var skin D` sets another) and
+    `neigh_modify delay 0`: the list holds the pairs closer than 2 r + skin = 3 r and is rebuilt when a
+    sphere has moved farther than skin / 2 = 0.5 r, as dem-run's Verlet distance dL = 0.5 r lists the
+    pairs whose boxes (r + dL per side) overlap (|dx|, |dy|, |dz| < 3 r) and runs its collider when a
+    body has moved farther than dL. Pairs of two floor spheres are excluded
+    (`neigh_modify exclude type 2 2`), as dem-run never pairs fixed bodies.
+The floor is not integrated (fix nve/sphere and gravity on the free spheres only); with `-var check 1`
+the script also prints, every `checkEvery` steps, the atoms, the kinetic energy, twice the number of
+overlapping pairs (compute contact/atom over all, summed) and the highest and lowest free centre.
+
 The tiles repeat by translation: the settled tile is periodic in x and y, so the seams match.
 Settled positions and velocities (on-step positions, mid-step velocities as dem-run writes them to
 VTK) are written with 17 significant digits; orientations and contact histories are not (the bed
@@ -33,6 +51,7 @@ contacts counting one end, as the benchmarks count walls) from the settled posit
 import argparse
 import glob
 import json
+import math
 import os
 import random
 import re
@@ -47,6 +66,9 @@ NFREE = 10000 - NF * NF  # free spheres per tile (8400)
 LZ = 1.0                # cell period in z
 DT = 4.031e-5
 MATERIAL = {"name": "glass", "density": 2600, "young": 1e7, "ksRatio": 0.3, "friction": 0.5}
+KN = MATERIAL["young"] * R      # Cundall law: kn = E r (5e4 N/m)
+KT = MATERIAL["ksRatio"] * KN   # 1.5e4 N/m
+ZETA = 0.1                      # LIGGGHTS' viscous normal damping ratio (no Cundall damping there)
 
 
 def engine(steps):
@@ -97,7 +119,7 @@ def cmd_pour(args):
         "particles": floor(NF, NF) + pour_particles(),
         "engine": engine(steps),
         "outputs": {"directory": os.path.join(args.dir, "pour-out"), "progress": False,
-                    "csv": {"interval": 1000}, "vtk": {"interval": steps}, "final": None},
+                    "csv": {"interval": 1000}, "vtk": {"interval": steps, "format": "ascii"}, "final": None},
     }
     write(os.path.join(args.dir, "pour.json"), scene)
 
@@ -188,6 +210,94 @@ def scene_file(kx, ky, free, periodic, steps, n_label):
     return scene
 
 
+def liggghts_gamman():
+    """hooke/stiffness' gamman (per unit effective mass, 1/s) for damping ratio ZETA: the contact force
+    is kn delta - m_eff gamman v_n, so gamman = 2 zeta omega_0 with omega_0 = sqrt(kn / m_eff), m_eff =
+    m / 2 (every sphere, the floor's too, has the same mass for LIGGGHTS)."""
+    mass = MATERIAL["density"] * 4.0 / 3.0 * math.pi * R ** 3
+    return 2.0 * ZETA * math.sqrt(KN / (mass / 2.0))
+
+
+def liggghts_files(kx, ky, free, periodic, n_label, stem):
+    """The scene of scene_file(kx, ky, free, periodic, ...) for LIGGGHTS: stem.data and stem.in."""
+    nfloor = NF * kx * NF * ky
+    atoms = [(2, p["pos"], [0.0] * 3, [0.0] * 3) for p in floor(NF * kx, NF * ky)]
+    for ty in range(ky):
+        for tx in range(kx):
+            for p in free:
+                x, y, z = p["pos"]
+                atoms.append((1, [x + tx * L, y + ty * L, z], p["vel"], p["angVel"]))
+    if periodic:  # as the dem-run cell: [0, kx L) x [0, ky L), 1 m tall (the floor's centres at z = 0)
+        bounds = [(0.0, kx * L), (0.0, ky * L), (-2 * R, LZ - 2 * R)]
+    else:         # shrink-wrapped (boundary m m m) around the particles: nothing is lost at the edges
+        bounds = [(-2 * R, kx * L + 2 * R), (-2 * R, ky * L + 2 * R), (-2 * R, LZ - 2 * R)]
+    name = os.path.basename(stem)
+    with open(stem + ".data", "w") as f:
+        f.write(f"Issue-18 settled bed, {n_label} particles ({kx} x {ky} tiles), written by make_bed.py\n\n")
+        f.write(f"{len(atoms)} atoms\n2 atom types\n\n")
+        for (lo, hi), ax in zip(bounds, "xyz"):
+            f.write(f"{lo!r} {hi!r} {ax}lo {ax}hi\n")
+        f.write("\nAtoms\n\n")
+        for k, (t, x, _, _) in enumerate(atoms):
+            f.write(f"{k + 1} {t} {2 * R!r} {MATERIAL['density']} {x[0]!r} {x[1]!r} {x[2]!r}\n")
+        f.write("\nVelocities\n\n")
+        for k, (_, _, v, w) in enumerate(atoms):
+            f.write(f"{k + 1} {v[0]!r} {v[1]!r} {v[2]!r} {w[0]!r} {w[1]!r} {w[2]!r}\n")
+    pair = lambda v: f"peratomtypepair 2 {v!r} {v!r} {v!r} {v!r}"
+    script = f"""# Issue-18 settled bed, {n_label} particles ({kx} x {ky} tiles, {nfloor} fixed floor spheres),
+# {"periodic in x and y" if periodic else "aperiodic, floor only"}: the scene of {name}.json for LIGGGHTS 3.8,
+# written by benchmarks/peers/make_bed.py. Run from its folder:
+#   liggghts -in {name}.in -echo none -log none -var steps S [-var check 1 -var checkEvery K] [-var skin D]
+# Hookean contacts kn = {KN!r} N/m, kt = {KT!r} N/m, friction 0.5 (tangential history), gravity 9.81,
+# dt = {DT!r} s. No Cundall damping in LIGGGHTS: a viscous normal damping of ratio {ZETA} instead
+# (gamman = 2 zeta sqrt(kn / m_eff) per unit effective mass, no tangential damping). Neighbour skin
+# r = {R!r} m by default (pairs within 3 r, rebuilt after a move of 0.5 r: dem-run's Verlet distance 0.5 r).
+variable steps index 100
+variable check index 0
+variable checkEvery index 50
+variable skin index {R!r}
+
+units si
+atom_style sphere
+atom_modify map array
+boundary {"p p f" if periodic else "m m m"}
+newton off
+communicate single vel yes
+read_data {name}.data
+group free type 1
+group floor type 2
+
+neighbor ${{skin}} bin
+neigh_modify delay 0 exclude type 2 2
+
+fix kn all property/global kn {pair(KN)}
+fix kt all property/global kt {pair(KT)}
+fix gn all property/global gamman {pair(liggghts_gamman())}
+fix gt all property/global gammat {pair(0.0)}
+fix mu all property/global coefficientFriction {pair(MATERIAL["friction"])}
+pair_style gran model hooke/stiffness tangential history tangential_damping off
+pair_coeff * *
+timestep {DT!r}
+
+fix gravity free gravity 9.81 vector 0 0 -1
+fix integrate free nve/sphere
+
+thermo_style custom step atoms ke
+thermo 100000000
+if "${{check}} > 0" then &
+  "compute contacts all contact/atom" &
+  "compute twicePairs all reduce sum c_contacts" &
+  "compute top free reduce max z" &
+  "compute bottom free reduce min z" &
+  "thermo_style custom step atoms ke c_twicePairs c_top c_bottom" &
+  "thermo ${{checkEvery}}"
+run ${{steps}}
+"""
+    with open(stem + ".in", "w") as f:
+        f.write(script)
+    print("wrote", stem + ".in", "and .data,", len(atoms), "particles", file=sys.stderr)
+
+
 def cmd_tile(args):
     with open(os.path.join(args.dir, "tile.json")) as f:
         free = json.load(f)
@@ -201,6 +311,7 @@ def cmd_tile(args):
             with open(path, "w") as f:
                 f.write(text + "\n")
             print("wrote", path, len(s["particles"]), "particles", file=sys.stderr)
+            liggghts_files(kx, ky, free, periodic, label, path[:-len(".json")])
 
 
 def main():
