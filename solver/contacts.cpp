@@ -219,15 +219,20 @@ std::size_t ContactStore::gatherVisited(const std::uint8_t* visit) {
     changed_.clear();
     gathered_ = false;
   }
-  std::size_t m = r;
-  for (std::size_t k = r; k < a; ++k) {
-    if (visit[k - r]) {
-      if (k != m) swapPlaced(m, k);
-      ++m;
-    } else if (k < limit_ && data_[offset(col::dissipated, k)] != 0.0) {
-      data_[offset(col::dissipated, k)] = 0.0;
-    }
+  // partitionBy's swaps (the first contact not visited with the last one visited; as many as are out
+  // of place, so the cost follows the changes), the flags staying with the positions they describe
+  std::size_t front = r, back = a;
+  while (true) {
+    while (front < back && visit[front - r]) ++front;
+    while (front < back && !visit[back - 1 - r]) --back;
+    if (front >= back) break;
+    --back;
+    swapPlaced(front, back);
+    ++front;
   }
+  const std::size_t m = front;
+  for (std::size_t k = m; k < std::min(a, limit_); ++k)
+    if (data_[offset(col::dissipated, k)] != 0.0) data_[offset(col::dissipated, k)] = 0.0;
   materialize(m);
   return m;
 }

@@ -246,8 +246,9 @@ class ContactStore {
     return c >= col::param ? lean(k)[c - col::param] : defaultColumn(c);
   }
   // The contacts the contact loop visits at this step, gathered in front: those before realEnd()
-  // (the real ones) and, moved right behind them in their order, those of [realEnd(), activeEnd())
-  // with visit[k - realEnd()] != 0 (the loop's choice: real, or bodies that may touch now). Returns
+  // (the real ones) and, moved right behind them (partitionBy's swaps), those of [realEnd(),
+  // activeEnd()) with visit[k - realEnd()] != 0 (the loop's choice: real, or bodies that may touch
+  // now). Returns
   // their end; each of them has its columns. The others there are not visited at this step: they
   // hold only defaults (a `dissipated` left from the step a contact separated is zeroed, as a visit
   // zeroes it), so that it makes no difference whether they keep their columns or are lean. The
