@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -116,45 +117,59 @@ void Collider::restore(State s, std::size_t nParticles) {
 }
 
 bool Collider::needsRun(const Particles& p) const {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  moveSinceRun_ = inf;
   if (!initialised_ || refPos_.size() != p.size() || refVertices_.size() != 3 * p.facets.size()) return true;
   // a facet's vertices (its mesh moves it rigidly: its centroid alone does not bound them)
-  const double dL2Facet = dL_ * dL_;
-  for (std::size_t f = 0; f < p.facets.size(); ++f)
-    for (std::size_t k = 0; k < 3; ++k)
-      if ((p.facets[f].v[k] - refVertices_[3 * f + k]).squaredNorm() > dL2Facet) return true;
-  const std::size_t n = p.size();
   const double dL2 = dL_ * dL_;
+  double move2 = 0.0;  // the largest squared distance from the place at the run (a NaN: inf)
+  for (std::size_t f = 0; f < p.facets.size(); ++f)
+    for (std::size_t k = 0; k < 3; ++k) {
+      const double d2 = (p.facets[f].v[k] - refVertices_[3 * f + k]).squaredNorm();
+      if (d2 > dL2) return true;
+      move2 = std::max(move2, std::isnan(d2) ? inf : d2);
+    }
+  const std::size_t n = p.size();
   int moved = 0;
   // seed: L_mn = |X^n - X^m| > dL triggers the run
-#pragma omp parallel for schedule(static) reduction(max : moved) if (n > kParallelThreshold)
-  for (std::size_t i = 0; i < n; ++i)
-    if ((p.pos[i] - refPos_[i]).squaredNorm() > dL2) moved = 1;
+#pragma omp parallel for schedule(static) reduction(max : moved, move2) if (n > kParallelThreshold)
+  for (std::size_t i = 0; i < n; ++i) {
+    const double d2 = (p.pos[i] - refPos_[i]).squaredNorm();
+    if (d2 > dL2) moved = 1;
+    move2 = std::max(move2, std::isnan(d2) ? inf : d2);
+  }
+  moveSinceRun_ = std::sqrt(move2);
   return moved != 0;
 }
 
-bool apartBeyond(const Particles& p, const ContactPair& c, const Vec3& x1, const Vec3& x2, double reach) {
+GapAtRun gapAtRun(const Particles& p, const ContactPair& c, const Vec3& x1, const Vec3& x2, double reach) {
   PairInput<double> pair = pairInput(p, c.type, c.id1, c.id2, x2);
   pair.d = v3(x2 - x1);
-  const double gap = contactGeometry(pair, c.type).uN;
   // Round-off of the gap and of the run trigger's distance test, with a wide factor of safety.
   const double margin = 1e-9 * (reach + p.radius[c.id1] + p.radius[c.id2]) +
                         1e-14 * (x1.cwiseAbs().maxCoeff() + x2.cwiseAbs().maxCoeff());
-  return gap > reach + margin;
+  return {contactGeometry(pair, c.type).uN, margin};
 }
 
-bool Collider::dormant(const Particles& p, const ContactPair& c) const {
-  if (!initialised_ || refPos_.size() != p.size()) return false;
+GapAtRun Collider::gapAtRun(const Particles& p, const ContactPair& c) const {
+  if (!initialised_ || refPos_.size() != p.size()) return {};
   if (c.type == ContactType::SphereFacet) {
     // The triangle at its reference vertices: while each vertex stays within dL of them (needsRun),
     // every point of the triangle does, so the sphere's distance to it changes by at most 2 dL.
     const std::size_t f = p.shapeIndex[c.id2];
-    if (refVertices_.size() != 3 * p.facets.size()) return false;
+    if (refVertices_.size() != 3 * p.facets.size()) return {};
     const Vec3 x2 = closestPointOnTriangle(refPos_[c.id1], refVertices_[3 * f], refVertices_[3 * f + 1],
                                            refVertices_[3 * f + 2]);
-    return apartBeyond(p, c, refPos_[c.id1], x2, 2.0 * dL_);
+    return dem::gapAtRun(p, c, refPos_[c.id1], x2, 2.0 * dL_);
   }
-  return apartBeyond(p, c, refPos_[c.id1], refPos_[c.id2], 2.0 * dL_);
+  return dem::gapAtRun(p, c, refPos_[c.id1], refPos_[c.id2], 2.0 * dL_);
 }
+
+bool Collider::dormant(const Particles& p, const ContactPair& c) const {
+  return apartBeyond(gapAtRun(p, c), 2.0 * dL_);
+}
+
+double Collider::runGap(const Particles& p, const ContactPair& c) const { return gapAtRun(p, c).lowerBound(); }
 
 void Collider::computeBoxes(const Particles& p) {
   const std::size_t n = p.size();
@@ -197,6 +212,7 @@ bool Collider::update(const Particles& p, const std::vector<Material>& materials
     for (int w = 0; w < 3; ++w) insertionSort(w, p, materials, contacts);
   }
   ++runs_;
+  moveSinceRun_ = 0.0;  // (the reference positions are the current ones)
   if constexpr (kAssertions) {
     for (int w = 0; w < 3; ++w) {
       const auto& L = lists_[w];

@@ -37,10 +37,25 @@
 #include "particles.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
 namespace dem {
+
+// The gap of the bodies of contact c, body 1 at x1 and body 2 at x2 (its reference point, of the
+// periodic image in a cell), and a margin for its round-off and that of the run trigger's distance
+// test, for gaps up to `reach`.
+struct GapAtRun {
+  double gap = -std::numeric_limits<double>::infinity(), margin = 0.0;
+  // a lower bound of the gap: while neither body moves farther than m/2, with m below it, they
+  // cannot touch
+  double lowerBound() const { return gap - margin; }
+};
+GapAtRun gapAtRun(const Particles& p, const ContactPair& c, const Vec3& x1, const Vec3& x2, double reach);
+// Whether that gap exceeds `reach` beyond round-off: then, while neither body moves farther than
+// reach/2, they cannot touch. The dormancy test of both colliders.
+inline bool apartBeyond(const GapAtRun& g, double reach) { return g.gap > reach + g.margin; }
 
 class Collider {
  public:
@@ -54,6 +69,13 @@ class Collider {
   ContactLaw law = ContactLaw::Cundall;
 
   bool needsRun(const Particles& p) const;
+  // The farthest any body (a facet: any of its vertices) has moved from its place at the last run,
+  // as the last needsRun() found it (0 after a run; +inf before the first): until the next run a
+  // contact's gap is at least runGap - 2 moveSinceRun().
+  double moveSinceRun() const { return moveSinceRun_; }
+  // A lower bound of contact c's gap at the last run (reference positions), less round-off; -inf
+  // before the first run.
+  double runGap(const Particles& p, const ContactPair& c) const;
   // Whether contact c cannot become real before the next run (for the contact loop to skip it;
   // ContactStore::partition): its gap at the last run (reference positions) exceeds 2 dL by more
   // than round-off, and until the next run no body moves farther than dL from there.
@@ -91,6 +113,9 @@ class Collider {
   double dL_ = 0.0;
   std::uint64_t runs_ = 0;
   bool initialised_ = false;
+  // (a by-product of needsRun's pass over the bodies, kept for moveSinceRun)
+  mutable double moveSinceRun_ = std::numeric_limits<double>::infinity();
+  GapAtRun gapAtRun(const Particles& p, const ContactPair& c) const;
 
   void computeBoxes(const Particles& p);
   bool overlap(std::uint32_t a, std::uint32_t b) const;
@@ -114,11 +139,5 @@ Contact makeContact(const Particles& p, const std::vector<Material>& materials, 
 // dL exactly as the collider builds them, overlap; O(N^2), sorted.
 std::vector<std::pair<std::uint32_t, std::uint32_t>> bruteForcePairs(const Particles& p,
                                                                      const std::vector<Vec3>& positions, double dL);
-
-// Whether the bodies of contact c, body 1 at x1 and body 2 at x2 (its reference point, of the
-// periodic image in a cell), have a gap (as in Collider::dormant) larger than `reach` beyond
-// round-off: then, while neither moves farther than reach/2, they cannot touch. The dormancy test
-// of both colliders.
-bool apartBeyond(const Particles& p, const ContactPair& c, const Vec3& x1, const Vec3& x2, double reach);
 
 }  // namespace dem

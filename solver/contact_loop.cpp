@@ -344,8 +344,9 @@ ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, std::size
 
 // ContactStore::gatherVisited with the loop's choice for each contact after the real ones: real, or
 // its bodies may touch now (the shape pair's quick test, as stageLane asks it; a facet contact with
-// the triangle's closest point before the facet pass decides which count). Returns the end of the
-// contacts to visit.
+// the triangle's closest point before the facet pass decides which count). A contact whose gap at
+// the collider's run exceeds twice the farthest any body has moved since is apart without a test
+// (ContactStore::recordRunGaps: its bodies are not read). Returns the end of the contacts to visit.
 std::size_t gatherVisited(const Particles& p, ContactStore& cs, const PeriodicShift* shift,
                           std::vector<std::uint8_t>& visit) {
   const std::size_t r = cs.realEnd(), a = std::max(r, cs.activeEnd());
@@ -355,13 +356,19 @@ std::size_t gatherVisited(const Particles& p, ContactStore& cs, const PeriodicSh
   const ContactType* type = cs.typeData();
   const Eigen::Vector3i* cell = cs.cellDistData();
   const std::uint8_t* real = cs.realData();
+  const float* gap = cs.runGapData();
+  const double reach = 2.0 * cs.moveSinceRun();
   const Mat3* H = shift ? &shift->H : nullptr;
   const auto count = static_cast<std::ptrdiff_t>(a - r);
 #pragma omp parallel for schedule(static) if (count > static_cast <std::ptrdiff_t>(kParallelThreshold))
   for (std::ptrdiff_t q = 0; q < count; ++q) {
     const std::size_t k = r + static_cast<std::size_t>(q);
-    const Vec3 x2 = secondPoint(p, type[k], id1[k], id2[k], cell[k], H);
-    visit[static_cast<std::size_t>(q)] = real[k] || mayTouch(pairInput(p, type[k], id1[k], id2[k], x2), type[k]);
+    std::uint8_t v = real[k];
+    if (!v && !(static_cast<double>(gap[k]) > reach)) {
+      const Vec3 x2 = secondPoint(p, type[k], id1[k], id2[k], cell[k], H);
+      v = mayTouch(pairInput(p, type[k], id1[k], id2[k], x2), type[k]);
+    }
+    visit[static_cast<std::size_t>(q)] = v;
   }
   return cs.gatherVisited(visit.data());
 }

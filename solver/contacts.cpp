@@ -145,6 +145,7 @@ void ContactStore::reserve(std::size_t n) {
   type_.reserve(n);
   real_.reserve(n);
   cellDist_.reserve(n);
+  runGap_.reserve(n);
   index_.reserve(n);
 }
 
@@ -180,6 +181,7 @@ void ContactStore::resizeColumns(std::size_t n) {
   type_.resize(n);
   real_.resize(n);
   cellDist_.resize(n, Eigen::Vector3i::Zero());
+  runGap_.resize(n, kUnknownGap);
   size_ = n;
 }
 
@@ -251,6 +253,7 @@ void ContactStore::remove(std::size_t index) {
   const std::size_t last = size_ - 1;
   if (index != last) {
     set(index, get(last));
+    runGap_[index] = runGap_[last];
     place(index);
   }
   resizeColumns(last);
@@ -289,6 +292,7 @@ void ContactStore::swap(std::size_t a, std::size_t b) {
   std::swap(type_[a], type_[b]);
   std::swap(real_[a], real_[b]);
   std::swap(cellDist_[a], cellDist_[b]);
+  std::swap(runGap_[a], runGap_[b]);
 }
 
 void ContactStore::swapAdjacency(std::size_t a, std::size_t b) {
@@ -493,6 +497,7 @@ void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
   apply(type_);
   apply(real_);
   apply(cellDist_);
+  apply(runGap_);
   for (std::size_t m = 0; m < order.size(); ++m)
     if (order[m] != begin + m) place(begin + m);
   adjacencyValid_ = false;

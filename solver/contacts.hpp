@@ -24,7 +24,9 @@
 #include "contact_law.hpp"
 #include "math.hpp"
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <new>
 #include <vector>
 
@@ -256,6 +258,20 @@ class ContactStore {
   // restart). Call it after gatherReal (the named changes would not follow the moves otherwise: the
   // next gathering then scans).
   std::size_t gatherVisited(const std::uint8_t* visit);
+  // A lower bound of each contact's gap at the collider's last run (float, rounded down), recorded
+  // for the active contacts that are not real after a partition (-inf: unknown, for every other
+  // contact, and for all after a restore), and the farthest any body has moved since
+  // (Collider::moveSinceRun; +inf: unknown): while gap - 2 move > 0 the contact cannot touch, and
+  // the contact loop need not read its bodies. Neither changes any result (the loop's own test
+  // would reject the same contacts).
+  template <class RunGap>
+  void recordRunGaps(RunGap&& runGap) {
+    for (std::size_t k = 0; k < size_; ++k) runGap_[k] = kUnknownGap;
+    for (std::size_t k = realEnd(); k < activeEnd(); ++k) runGap_[k] = roundedDown(runGap(pair(k)));
+  }
+  void setMoveSinceRun(double move) { moveSinceRun_ = move; }
+  double moveSinceRun() const { return moveSinceRun_; }
+  const float* runGapData() const { return runGap_.data(); }
   // The batch of contacts from k0 (a multiple of kLanes) for the contact loop: column c of contact
   // k0 + j at batch(k0) + c * stride() + j (j < kLanes); k0 < columnEnd().
   double* batch(std::size_t k0) { return data_.data() + k0; }
@@ -424,6 +440,13 @@ class ContactStore {
   void fitColumns(std::size_t m);
   // Writes contact k's columns (k < limit_) from c.
   void setColumns(std::size_t k, const Contact& c);
+  static constexpr float kUnknownGap = -std::numeric_limits<float>::infinity();
+  static float roundedDown(double g) {
+    const auto f = static_cast<float>(g);
+    return static_cast<double>(f) > g ? std::nextafter(f, kUnknownGap) : f;  // (NaN: NaN, never skipped)
+  }
+  std::vector<float> runGap_;  // recordRunGaps, moved with each contact
+  double moveSinceRun_ = std::numeric_limits<double>::infinity();
   std::vector<std::uint32_t> id1_, id2_;
   std::vector<ContactType> type_;
   std::vector<std::uint8_t> real_;

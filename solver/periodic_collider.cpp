@@ -71,7 +71,13 @@ std::vector<PeriodicPair> bruteForcePeriodicPairs(const Particles& p, const Cell
 
 bool PeriodicCollider::dormant(const Particles& p, const ContactPair& c) const {
   if (!hRunValid_ || s_.size() != p.size()) return false;
-  return apartBeyond(p, c, hRun_ * s_[c.id1], hRun_ * (s_[c.id2] + c.cellDist.cast<double>()), 2.0 * dL_);
+  return apartBeyond(gapAtRun(p, c, hRun_ * s_[c.id1], hRun_ * (s_[c.id2] + c.cellDist.cast<double>()), 2.0 * dL_),
+                     2.0 * dL_);
+}
+
+double PeriodicCollider::runGap(const Particles& p, const ContactPair& c) const {
+  if (!hRunValid_ || s_.size() != p.size()) return -std::numeric_limits<double>::infinity();
+  return gapAtRun(p, c, hRun_ * s_[c.id1], hRun_ * (s_[c.id2] + c.cellDist.cast<double>()), 2.0 * dL_).lowerBound();
 }
 
 void PeriodicCollider::computeBoxes(const Particles& p, const Cell& cell) {
@@ -112,6 +118,8 @@ void PeriodicCollider::handleInversion(std::uint32_t a, std::uint32_t b, const P
 }
 
 bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  moveSinceRun_ = inf;
   const std::size_t n = p.size();
   if (!initialised_ || s_.size() != n || sweepLengthFor(p, verletDist) != dL_) return true;
   const Mat3& invH = cell.invH();
@@ -120,9 +128,10 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
   const bool runCell = dormancyHolds(cell);
   const double dL2 = dL_ * dL_;
   int out = 0;
+  double move2 = 0.0;  // while H is the run's: the largest squared distance from the place at the run
   // criterion (V): the sphere's current box lies inside the box stored at the last run; and while
   // H is the run's, criterion (E): no centre farther than dL from its place at the run
-#pragma omp parallel for schedule(static) reduction(max : out) if (n > kParallelThreshold)
+#pragma omp parallel for schedule(static) reduction(max : out, move2) if (n > kParallelThreshold)
   for (std::size_t i = 0; i < n; ++i) {
     if (p.isClump[i]) continue;
     const Vec3 s = invH * p.pos[i];
@@ -131,8 +140,13 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
       const double slack = kRound * (rn[w] * x + std::abs(s_[i][w]) + half_[i][w]);
       if (!(std::abs(s[w] - s_[i][w]) + p.radius[i] * rn[w] + slack <= half_[i][w])) out = 1;
     }
-    if (runCell && !((p.pos[i] - hRun_ * s_[i]).squaredNorm() <= dL2)) out = 1;
+    if (runCell) {
+      const double d2 = (p.pos[i] - hRun_ * s_[i]).squaredNorm();
+      if (!(d2 <= dL2)) out = 1;
+      move2 = std::max(move2, std::isnan(d2) ? inf : d2);
+    }
   }
+  if (runCell) moveSinceRun_ = std::sqrt(move2);
   return out != 0;
 }
 
@@ -161,6 +175,7 @@ bool PeriodicCollider::update(const Particles& p, const Cell& cell, const std::v
     }
   }
   ++runs_;
+  moveSinceRun_ = 0.0;  // (the places at the run are the current ones)
   return true;
 }
 

@@ -70,6 +70,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <tuple>
 #include <vector>
 
@@ -90,6 +91,11 @@ class PeriodicCollider {
   // Whether contact c cannot touch before the next run while H stays the run's (see above); false
   // before the first run and without H_run.
   bool dormant(const Particles& p, const ContactPair& c) const;
+  // As Collider::moveSinceRun, while H is the run's (criterion E, from the last needsRun); +inf
+  // otherwise. And a lower bound of contact c's gap at the last run (its image's place at the run;
+  // -inf before the first run and without H_run).
+  double moveSinceRun() const { return moveSinceRun_; }
+  double runGap(const Particles& p, const ContactPair& c) const;
   // Whether the dormant marks of the last run still hold: H is the run's.
   bool dormancyHolds(const Cell& cell) const { return hRunValid_ && cell.H() == hRun_; }
   // Forces a full rebuild at the next update (after a cell flip, seed: invalidatePersistentData).
@@ -138,6 +144,8 @@ class PeriodicCollider {
   bool initialised_ = false;
   Mat3 hRun_ = Mat3::Zero();  // H at the last run (criterion (E) and dormancy), when hRunValid_
   bool hRunValid_ = false;
+  // (a by-product of needsRun's pass over the bodies, kept for moveSinceRun)
+  mutable double moveSinceRun_ = std::numeric_limits<double>::infinity();
   void computeBoxes(const Particles& p, const Cell& cell);
   void handleInversion(std::uint32_t a, std::uint32_t b, const Particles& p, const std::vector<Material>& materials,
                        ContactStore& contacts) const;

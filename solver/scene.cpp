@@ -94,8 +94,14 @@ void Scene::validate() {
 void Scene::updateCollider() {
   collider.law = periodicCollider.law = law;
   const bool ran = cell ? periodicCollider.update(particles, *cell, materials, contacts) : collider.update(particles, materials, contacts);
+  // how far the bodies may have moved since the run (in a cell, only while H is the run's)
+  constexpr double unknown = std::numeric_limits<double>::infinity();
+  contacts.setMoveSinceRun(cell ? (cellAtRest() ? periodicCollider.moveSinceRun() : unknown) : collider.moveSinceRun());
   if (ran) {
     contacts.partition([&](const ContactPair& c) { return dormant(c); });
+    contacts.recordRunGaps([&](const ContactPair& c) {
+      return cell ? periodicCollider.runGap(particles, c) : collider.runGap(particles, c);
+    });
     contacts.assertInvariants(particles);
     return;
   }
