@@ -349,7 +349,7 @@ ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, std::size
 // (ContactStore::recordRunGaps: its bodies are not read). Returns the end of the contacts to visit.
 std::size_t gatherVisited(const Particles& p, ContactStore& cs, const PeriodicShift* shift,
                           std::vector<std::uint8_t>& visit) {
-  const std::size_t r = cs.realEnd(), a = std::max(r, cs.activeEnd());
+  const std::size_t r = cs.realEnd(), a = cs.activeEnd();  // (realEnd() <= activeEnd())
   visit.resize(a - r);
   const std::uint32_t* id1 = cs.id1Data();
   const std::uint32_t* id2 = cs.id2Data();
@@ -370,7 +370,7 @@ std::size_t gatherVisited(const Particles& p, ContactStore& cs, const PeriodicSh
     }
     visit[static_cast<std::size_t>(q)] = v;
   }
-  return cs.gatherVisited(visit.data());
+  return cs.gatherVisited(visit);
 }
 
 template <class Law, bool Dashpots>

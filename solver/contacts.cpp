@@ -215,8 +215,9 @@ void ContactStore::fitColumns(std::size_t m) {
   if (stride_ > 2 * padded(m) + kColumnPad) restride(padded(m + m / 4));
 }
 
-std::size_t ContactStore::gatherVisited(const std::uint8_t* visit) {
-  const std::size_t r = realEnd(), a = std::max(r, activeEnd());
+std::size_t ContactStore::gatherVisited(const std::vector<std::uint8_t>& visit) {
+  const std::size_t r = realEnd(), a = r + visit.size();
+  DEM_ASSERT(a == activeEnd(), "gatherVisited: one flag for each active contact that is not real");
   if (!changed_.empty()) {
     changed_.clear();
     gathered_ = false;

@@ -257,7 +257,7 @@ class ContactStore {
   // moves depend only on the order and the flags (the same for any thread count and after a
   // restart). Call it after gatherReal (the named changes would not follow the moves otherwise: the
   // next gathering then scans).
-  std::size_t gatherVisited(const std::uint8_t* visit);
+  std::size_t gatherVisited(const std::vector<std::uint8_t>& visit);
   // A lower bound of each contact's gap at the collider's last run (float, rounded down), recorded
   // for the active contacts that are not real after a partition (-inf: unknown, for every other
   // contact, and for all after a restore), and the farthest any body has moved since

@@ -69,16 +69,16 @@ std::vector<PeriodicPair> bruteForcePeriodicPairs(const Particles& p, const Cell
   return pairs;
 }
 
-bool PeriodicCollider::dormant(const Particles& p, const ContactPair& c) const {
-  if (!hRunValid_ || s_.size() != p.size()) return false;
-  return apartBeyond(gapAtRun(p, c, hRun_ * s_[c.id1], hRun_ * (s_[c.id2] + c.cellDist.cast<double>()), 2.0 * dL_),
-                     2.0 * dL_);
+GapAtRun PeriodicCollider::gapAtRun(const Particles& p, const ContactPair& c) const {
+  if (!hRunValid_ || s_.size() != p.size()) return {};
+  return dem::gapAtRun(p, c, hRun_ * s_[c.id1], hRun_ * (s_[c.id2] + c.cellDist.cast<double>()), 2.0 * dL_);
 }
 
-double PeriodicCollider::runGap(const Particles& p, const ContactPair& c) const {
-  if (!hRunValid_ || s_.size() != p.size()) return -std::numeric_limits<double>::infinity();
-  return gapAtRun(p, c, hRun_ * s_[c.id1], hRun_ * (s_[c.id2] + c.cellDist.cast<double>()), 2.0 * dL_).lowerBound();
+bool PeriodicCollider::dormant(const Particles& p, const ContactPair& c) const {
+  return apartBeyond(gapAtRun(p, c), 2.0 * dL_);
 }
+
+double PeriodicCollider::runGap(const Particles& p, const ContactPair& c) const { return gapAtRun(p, c).lowerBound(); }
 
 void PeriodicCollider::computeBoxes(const Particles& p, const Cell& cell) {
   const std::size_t n = p.size();

@@ -63,6 +63,7 @@
 // (seed: "particles do not span more than half of the current cell size"), walls in a periodic scene.
 
 #include "cell.hpp"
+#include "collider.hpp"
 #include "contacts.hpp"
 #include "contact_law.hpp"
 #include "materials.hpp"
@@ -146,6 +147,8 @@ class PeriodicCollider {
   bool hRunValid_ = false;
   // (a by-product of needsRun's pass over the bodies, kept for moveSinceRun)
   mutable double moveSinceRun_ = std::numeric_limits<double>::infinity();
+  // body 1's and body 2's image's places at the run (GapAtRun{} without H_run)
+  GapAtRun gapAtRun(const Particles& p, const ContactPair& c) const;
   void computeBoxes(const Particles& p, const Cell& cell);
   void handleInversion(std::uint32_t a, std::uint32_t b, const Particles& p, const std::vector<Material>& materials,
                        ContactStore& contacts) const;

@@ -48,8 +48,8 @@ import sys
 import tempfile
 import time
 
-R = 0.005
-NFREE_PER_TILE = 8400
+from make_bed import R  # (the beds' sphere radius; make_bed.py lies next to this script)
+
 SIZES = {  # label: (particles, short steps, long steps)
     "1e4": (10000, 50, 550),
     "1e5": (100000, 20, 170),
