@@ -445,12 +445,14 @@ EnergyLedger readLedger(Reader& r) {
 }
 
 // Version 2: the terms of a deforming cell's ledger; version 3: the dashpots' work; version 4: the
-// shear springs' stiffness-change term.
+// shear springs' stiffness-change term; version 10: the boundary work and its pending half.
 void writeLedgerCell(Writer& w, const EnergyLedger& e) {
   w.pod(e.cellWork);
   w.pod(e.kineticTotal);
   w.pod(e.viscousDissipated);
   w.pod(e.springDissipated);
+  w.pod(e.boundaryWork);
+  w.pod(e.boundaryPending);
 }
 
 void readLedgerCell(Reader& r, EnergyLedger& e, std::uint32_t version) {
@@ -458,6 +460,10 @@ void readLedgerCell(Reader& r, EnergyLedger& e, std::uint32_t version) {
   e.kineticTotal = r.pod<double>();
   if (version >= 3) e.viscousDissipated = r.pod<double>();
   if (version >= 4) e.springDissipated = r.pod<double>();
+  if (version >= 10) {
+    e.boundaryWork = r.pod<double>();
+    e.boundaryPending = r.pod<double>();
+  }
 }
 
 // Version 2: the automatic timestep and the cell-work trapezoid's previous stress sum.

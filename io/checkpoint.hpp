@@ -27,6 +27,8 @@
 // when they are the mixing rule's for the contact's bodies and materials (recomputed when read, the
 // same bits), `dissipated` when +0.0, and cellDist as three bytes when each component fits: a
 // potential contact takes 14 bytes where it took 71 (the last good state dem-run keeps in memory).
+// Since version 10 the ledger's boundary work and its pending half (after the shear-spring term;
+// older files: 0, as their ledgers did not book it).
 // Since version 4 the state of dem-run's output files at the checkpoint's step (OutputState: for each
 // file its length and an FNV-1a 64 checksum of those bytes, for a VTK collection the step of its
 // last snapshot), so that a restart can cut every output back to that step (io/output_files.hpp).
@@ -48,7 +50,7 @@
 
 namespace dem::io {
 
-inline constexpr std::uint32_t kCheckpointVersion = 9;
+inline constexpr std::uint32_t kCheckpointVersion = 10;
 
 class CheckpointError : public std::runtime_error {
  public:

@@ -64,6 +64,7 @@ std::string CsvOutput::header(const CsvSpec& spec) {
   std::string h =
       "step,time,ledger_time,kinetic,rotational,gravity,elastic,damping_dissipated,friction_dissipated,"
       "viscous_dissipated,spring_dissipated,total,contacts";
+  if (spec.boundary) h += ",boundary_work";
   if (spec.cell) {
     h += ",cell_work";
     for (const char* m : {"H", "stress"})
@@ -102,6 +103,7 @@ void CsvOutput::writeLedger(const Scene& s) {
     appendNumber(row_, initial ? nan : v);
   if (initial) row_ += ",nan";
   else row_ += ',' + std::to_string(s.contacts.countReal());
+  if (spec_.boundary) appendNumber(row_, initial ? nan : e.boundaryWork);
   if (spec_.cell) {
     if (!s.cell) throw std::logic_error(file_.path() + ": cell columns requested for a scene without a cell");
     appendNumber(row_, initial ? nan : e.cellWork);

@@ -4,6 +4,8 @@
 //   ledger_time, kinetic, rotational, gravity, elastic, damping_dissipated, friction_dissipated,
 //   total                 the energy ledger (solver/energy.hpp), which refers to ledger_time = time - dt
 //   contacts              real contacts (overlapping bodies)
+//   boundary_work         csv.boundary (default: scenes with a moving mesh or a blocked axis driven
+//                         at a velocity): the ledger's work of the prescribed motions (energy.hpp)
 //   unbalanced_force, coordination, coordination_mechanical   csv.micromechanics: Yade's unbalanced
 //                         force (solver/unbalanced_force.hpp), the mean coordination number with
 //                         and without rattlers (solver/coordination.hpp), at ledger_time

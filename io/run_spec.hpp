@@ -15,6 +15,7 @@ struct CsvSpec {
   std::uint64_t interval = 0;          // steps between rows; 0: no CSV
   std::vector<std::size_t> particles;  // particle ids whose pos / vel / angVel are written
   bool cell = false;                   // periodic scenes: cell work, H and the stress
+  bool boundary = false;               // the ledger's boundary work (prescribed motions)
   bool micromechanics = false;         // unbalanced force, coordination numbers
   std::vector<std::size_t> walls;      // wall ids whose force and torque are written
   std::size_t meshCount = 0;           // meshes 0 .. meshCount-1: force and torque written (csv.meshes)

@@ -4,6 +4,7 @@
 #include "generators.hpp"
 #include "solver/laws.hpp"
 #include "solver/mesh_generators.hpp"
+#include "solver/mesh_motion.hpp"
 #include "stl.hpp"
 
 #include <algorithm>
@@ -670,8 +671,9 @@ class Loader {
     if (n.has("progress")) o.progress = n["progress"].boolean();
     if (n.has("csv")) {
       const JsonNode c = n["csv"];
-      c.keysOnly({"file", "interval", "particles", "cell", "micromechanics", "walls", "meshes", "packing"});
+      c.keysOnly({"file", "interval", "particles", "cell", "boundary", "micromechanics", "walls", "meshes", "packing"});
       o.csv.cell = cell_.has_value();
+      o.csv.boundary = c.has("boundary") ? c["boundary"].boolean() : hasPrescribedMotion(s_.particles);
       if (c.has("cell")) {
         o.csv.cell = c["cell"].boolean();
         if (o.csv.cell && !cell_) c["cell"].problem("the scene has no \"cell\"; remove the key or set it to false");

@@ -209,6 +209,7 @@ py::dict ledgerDict(const dem::EnergyLedger& e) {
   d["friction_dissipated"] = e.frictionDissipated;
   d["viscous_dissipated"] = e.viscousDissipated;
   d["spring_dissipated"] = e.springDissipated;
+  d["boundary_work"] = e.boundaryWork;
   d["cell_work"] = e.cellWork;
   d["kinetic_total"] = e.kineticTotal;
   d["total"] = e.total();

@@ -13,17 +13,20 @@
 // kinetic + potential + dissipated constant up to the bounded term dt^2/(8m) |F_n|^2 (zero for
 // constant forces, hence exact for free fall).
 //
-// Blocked (prescribed-velocity) axes are driven from outside: their gravitational potential and
-// the work of their constraint forces are not part of the ledger.
+// Prescribed motions are outside the system the ledger describes: a blocked (prescribed-velocity)
+// axis contributes neither kinetic energy nor gravitational potential, and a mesh wall
+// (mesh_motion.hpp) has neither. What they do to the system is the work of the contacts' reactions
+// on them, booked as boundaryWork (the work done on the system by the prescribed motions), so that
+// the balance closes for driven scenes too.
 
 #include <cstdint>
 
 namespace dem {
 
 struct EnergyLedger {
-  double kinetic = 0.0;     // sum m |v_n|^2 / 2
-  double rotational = 0.0;  // sum omega_n . I omega_n / 2
-  double gravity = 0.0;     // sum -m g . x_n  (zero at the origin)
+  double kinetic = 0.0;     // sum m |v_n|^2 / 2 over the axes that are not blocked
+  double rotational = 0.0;  // sum omega_n . I omega_n / 2 (a spherical body: over its free axes)
+  double gravity = 0.0;     // sum -m g . x_n over the axes that are not blocked (zero at the origin)
   double elastic = 0.0;     // energy stored in contact springs
   double dampingDissipated = 0.0;   // work removed by Cundall numerical damping, >= 0 in practice
   double frictionDissipated = 0.0;  // work dissipated by Coulomb sliding, >= 0
@@ -39,6 +42,17 @@ struct EnergyLedger {
   // kinetic + rotational + elastic + dissipated - cellWork = constant, where in a deforming cell
   // kinetic and rotational are the fluctuation energies (integrator.hpp).
   double cellWork = 0.0;
+  // Work done on the system by prescribed motions (blocked axes driven at a velocity, moving mesh
+  // walls): minus the power of the contacts' reactions on the driven bodies,
+  //   P_n = -sum over blocked axes [(F_n - m g) . v + T_n . omega]   (the force the drive holds)
+  //         -sum over moving meshes [F_m . v_m + T_m . w_m]           (meshLoadPower, wall_loads.hpp)
+  // by the trapezoid over each step as the other work terms, W += (P_n-1 + P_n)/2 dt with the
+  // mid-step velocities v_n-1/2 of the step (a blocked axis: the velocity it holds at the start of
+  // step n; a velocity the program sets between steps is the one the body moved with over the step
+  // that ended, as a leapfrog's stored velocity). (Scene::externalForces on a blocked axis are held by the drive
+  // too, so they enter P; a scene with external forces is not closed anyway.) It enters the balance
+  // as an input: kinetic + ... - cellWork - boundaryWork = constant.
+  double boundaryWork = 0.0;
   // Deforming cell only: kinetic energy of the total on-step velocities (fluctuation + L_n x_n), for
   // comparison with the fluctuation energy `kinetic` (Yade's pbc tests); 0 without a cell.
   double kineticTotal = 0.0;
@@ -47,10 +61,13 @@ struct EnergyLedger {
 
   // Half-trapezoid of the damping work of step n over [t_n, t_n+1/2 .. t_n+1], added at the next step.
   double dampingPending = 0.0;
+  // Moving meshes: half-trapezoid of the boundary work at t_n, added at the next step (the blocked
+  // axes' half at t_n is computed from their forces, which are kept, at the next step).
+  double boundaryPending = 0.0;
 
   double total() const {
     return kinetic + rotational + gravity + elastic + dampingDissipated + frictionDissipated + viscousDissipated +
-           springDissipated - cellWork;
+           springDissipated - cellWork - boundaryWork;
   }
 };
 

@@ -10,6 +10,39 @@ namespace dem {
 
 namespace {
 
+// sum of v_w^2 over the axes w (bits 0-2 of `blocked`) that are not blocked
+inline double freeSquaredNorm(const Vec3& v, std::uint8_t blocked) {
+  double sum = 0.0;
+  for (int w = 0; w < 3; ++w)
+    if (!(blocked & (1u << w))) sum += v[w] * v[w];
+  return sum;
+}
+// sum of a_w v_w over the blocked axes w (bits 0-2 of `blocked`)
+inline double blockedDot(const Vec3& a, const Vec3& v, std::uint8_t blocked) {
+  double sum = 0.0;
+  for (int w = 0; w < 3; ++w)
+    if (blocked & (1u << w)) sum += a[w] * v[w];
+  return sum;
+}
+
+}  // namespace
+
+// P = sum over blocked axes of (F - m g)_w v_w + T_w omega_w
+double heldPower(const Particles& p, std::size_t i, const Vec3& gravity) {
+  const std::uint8_t b = p.blocked[i];
+  const Vec3 held = p.force[i] - p.mass[i] * gravity;  // (gravity is in F: Scene::applyFields)
+  return blockedDot(held, p.vel[i], b & dof::translation) + blockedDot(p.torque[i], p.angVel[i], b >> 3);
+}
+
+double heldPowerOfLastForces(const Particles& p, const Vec3& gravity) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (p.blocked[i] && p.velMidstep[i] && !p.isClumpMember(i) && !p.isFacet(i)) sum += heldPower(p, i, gravity);
+  return sum;
+}
+
+namespace {
+
 // One linear (or angular) leapfrog kick for a particle, per component, with damping and blocked axes.
 // Returns the new mid-step velocity; writes the on-step velocity estimate and the damping force.
 struct Kick {
@@ -356,10 +389,7 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
         }
       }
       if (p.clump[i] != kNoClump) continue;  // clump members move with their clump (solver/clump.hpp)
-      if (p.isFacet(i)) {  // facets move with their mesh (mesh_motion.hpp); a moving one drives the system
-        if (!p.vel[i].isZero(0.0) || !p.angVel[i].isZero(0.0)) sums.driven = true;
-        continue;
-      }
+      if (p.isFacet(i)) continue;            // facets move with their mesh (mesh_motion.hpp; its work: meshPower)
       const bool first = p.velMidstep[i] == 0;
       if (freeSphere(p, i, homo, fastPath)) {
         integrateFreeSphere(p, i, gravity, dt, lambda, sums);
@@ -367,6 +397,8 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
       }
       const bool adjust = settings.adjVel0;
       const std::uint8_t blocked = p.blocked[i];
+      // the drives' work over the last step, its half at t_n (energy.hpp; the other: heldPowerOfLastForces)
+      if (blocked && !first) sums.boundary -= 0.5 * dt * heldPower(p, i, gravity);
       const double m = p.mass[i];
       const Vec3 weight = m * gravity;  // left undamped with dampGravity off
       const Vec3* undamped = fastPath ? nullptr : &weight;
@@ -377,12 +409,11 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
                                                  adjust, blocked, undamped)
                             : kick(p.vel[i], p.force[i], 1.0 / m, dt, lambda, first, adjust, blocked, undamped);
       // Energy at t_n; damping work: trapezoid halves on each side of t_n.
-      const double ek = 0.5 * m * lin.vOnStep.squaredNorm();
-      if (homo) sums.kineticTotal += 0.5 * m * (lin.vOnStep + homo->lNow * p.pos[i]).squaredNorm();
+      // (blocked axes are outside the ledger's system: energy.hpp)
+      const std::uint8_t blockedLin = blocked & dof::translation;
+      const double ek = 0.5 * m * freeSquaredNorm(lin.vOnStep, blockedLin);
+      if (homo) sums.kineticTotal += 0.5 * m * freeSquaredNorm(lin.vOnStep + homo->lNow * p.pos[i], blockedLin);
       sums.kinetic += ek;
-      if (blocked)
-        for (int w = 0; w < 6; ++w)
-          if ((blocked & (1u << w)) && (w < 3 ? p.vel[i][w] : p.angVel[i][w - 3]) != 0.0) sums.driven = true;
       for (int w = 0; w < 3; ++w)
         if (!(blocked & (1u << w))) sums.gravity -= m * gravity[w] * p.pos[i][w];
       if (!first) sums.dampingNow -= 0.5 * dt * lin.dampForce.dot(homo ? lin.vFluctPrev : p.vel[i]);
@@ -409,8 +440,8 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
         const bool spin = homo && !aspherical;  // aspherical: W treated as zero (seed)
         Kick rot = spin ? mediumSpinKick(*homo, p.angVel[i], p.torque[i], 1.0 / I, dt, lambda, first, adjust, blockedRot)
                         : kick(p.angVel[i], p.torque[i], 1.0 / I, dt, lambda, first, adjust, blockedRot);
-        er = aspherical ? rotationalEnergy(p.ori[i].conjugate() * rot.vOnStep, p.inertia[i])
-                               : 0.5 * I * rot.vOnStep.squaredNorm();
+        // (an aspherical body here has every rotation blocked: no rotational energy of its own)
+        er = aspherical ? 0.0 : 0.5 * I * freeSquaredNorm(rot.vOnStep, blockedRot);
         if (!first) sums.dampingNow -= 0.5 * dt * rot.dampForce.dot(spin ? rot.vFluctPrev : p.angVel[i]);
         sums.dampingPending -= 0.5 * dt * rot.dampForce.dot(spin ? rot.vFluctNew : rot.vNew);
         p.angVel[i] = rot.vNew;
@@ -437,13 +468,13 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
       total.fastest = s.fastest;
     }
     if (total.firstNonFinite == IntegratorScratch::npos) total.firstNonFinite = s.firstNonFinite;
-    total.driven = total.driven || s.driven;
     total.kinetic += s.kinetic;
     total.kineticTotal += s.kineticTotal;
     total.rotational += s.rotational;
     total.gravity += s.gravity;
     total.dampingNow += s.dampingNow;
     total.dampingPending += s.dampingPending;
+    total.boundary += s.boundary;
   }
   ledger.kinetic = total.kinetic;
   ledger.kineticTotal = total.kineticTotal;
@@ -451,9 +482,9 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
   ledger.gravity = total.gravity;
   ledger.dampingDissipated += ledger.dampingPending + total.dampingNow;
   ledger.dampingPending = total.dampingPending;
+  ledger.boundaryWork += total.boundary;
   scratch.fastest = total.fastest;
   scratch.firstNonFinite = total.firstNonFinite;
-  scratch.driven = total.driven;
 }
 
 }  // namespace dem

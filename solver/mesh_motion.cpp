@@ -10,6 +10,15 @@ Vec3 meshPoint(const MeshMotion& m, const Vec3& x0, double t) {
   return m.centre + s * m.vel + rotationQuat(s * m.angVel) * (x0 - m.centre);
 }
 
+bool hasPrescribedMotion(const Particles& p) {
+  for (const Mesh& m : p.meshes)
+    if (moves(m.motion)) return true;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    for (int w = 0; w < 6; ++w)
+      if ((p.blocked[i] & (1u << w)) && !p.isFacet(i) && (w < 3 ? p.vel[i][w] : p.angVel[i][w - 3]) != 0.0) return true;
+  return false;
+}
+
 bool placeMeshes(Particles& p, double t, double dt) {
   bool any = false;
   for (const Mesh& mesh : p.meshes) {

@@ -21,6 +21,10 @@ bool moves(const MeshMotion& m);
 // The position at time t of the point that was at x0 at the motion's reference time.
 Vec3 meshPoint(const MeshMotion& m, const Vec3& x0, double t);
 
+// Whether any body's motion is prescribed at a non-zero velocity: a moving mesh, or a blocked axis
+// of a body (a wall, a driven sphere) with a non-zero velocity (the ledger's boundary work, energy.hpp).
+bool hasPrescribedMotion(const Particles& p);
+
 // Places every moving mesh's facets at time t (vertices, centroid, orientation) with mid-step
 // velocities over the step of length dt that ends at t. Returns whether any mesh moves.
 bool placeMeshes(Particles& p, double t, double dt);

@@ -18,6 +18,7 @@ LedgerTerm nonFiniteLedgerTerm(const EnergyLedger& e) {
       {"viscous_dissipated", e.viscousDissipated},
       {"spring_dissipated", e.springDissipated},
       {"cell_work", e.cellWork},
+      {"boundary_work", e.boundaryWork},
       {"kinetic_total", e.kineticTotal},
       {"total", e.total()},
   };

@@ -7,10 +7,11 @@
 //  1. non-finite: any particle whose new position or velocity is NaN or inf, or any term of the
 //     energy ledger (energy.hpp) that is NaN or inf, e.g. m |v|^2 / 2 overflowing for accepted but
 //     absurd speeds (always on: no CSV row ever shows inf or NaN in the ledger's columns);
-//  2. energy growth, in a closed system only (no Scene::externalForces, no blocked axis driven at a
-//     non-zero velocity, no deforming cell without homoDeform: then the ledger sees all the work).
+//  2. energy growth, in a closed system only (no Scene::externalForces, no deforming cell without
+//     homoDeform: then the ledger sees all the work; prescribed motions, of blocked axes and of
+//     meshes, are booked as boundaryWork).
 //     The ledger total E = kinetic + rotational + gravity + elastic + dissipated - cellWork
-//     (energy.hpp) is constant for the continuum equations. A stable leapfrog does not gain energy
+//     - boundaryWork (energy.hpp) is constant for the continuum equations. A stable leapfrog does not gain energy
 //     beyond small bounded errors: on a contact oscillation its on-step energy lies *below* the
 //     true one by at most (w dt/2)^2 of the oscillation energy (verification theory 2.2), and an
 //     impact changes the energy by |e^2 - 1| ~ 4 (dt/t_c)^3 of the impact energy (theory 6.1). An

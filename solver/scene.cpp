@@ -1,6 +1,7 @@
 #include "scene.hpp"
 
 #include "mesh_motion.hpp"
+#include "wall_loads.hpp"
 
 #include <limits>
 #include <sstream>
@@ -147,7 +148,7 @@ void Scene::checkRunaway(bool gradientChanged) {
   const bool deforming = cell && (!cell->velGrad().isZero(0.0) || !cell->nextVelGrad().isZero(0.0));
   // A step whose gradient differs from the previous one's (a switch-on) gives every particle the
   // velocity change (L_n+1/2 - L_n-1/2) x, work the ledger does not book: open, a new reference after it.
-  const bool closed = !externalForces && !s.driven && !(deforming && !cell->homoDeform) && !gradientChanged;
+  const bool closed = !externalForces && !(deforming && !cell->homoDeform) && !gradientChanged;
   const RunawayMonitor::Verdict v = runaway.check(energy, gravity.norm() * liftMass_, closed, nonFinite, particles.size());
   if (v == RunawayMonitor::Verdict::Ok) return;
   const std::size_t who = nonFinite ? s.firstNonFinite : s.fastest;
@@ -214,8 +215,20 @@ void Scene::contactForces(StageClock& clock) {
   energy.springDissipated += r.spring;
 }
 
+// The moving meshes' share of the boundary work (energy.hpp) at t_n: the trapezoid over the step
+// that ends at t_n, (P_n-1 + P_n) dt/2, its first half pending since the last step (none on the
+// first step). (The blocked axes' share: heldPowerOfLastForces and the integrator.)
+void Scene::bookMeshWork() {
+  const double power = -meshLoadPower(particles, contacts, time);  // input to the system
+  if (stepCount > 0) energy.boundaryWork += energy.boundaryPending + 0.5 * dt_ * power;
+  energy.boundaryPending = 0.5 * dt_ * power;
+}
+
 void Scene::step() {
   validate();
+  // the blocked axes' share of the last step's boundary work, its half at the last step's forces
+  // (still in p.force) and velocities (energy.hpp; the other half: the integrator)
+  if (stepCount > 0) energy.boundaryWork -= 0.5 * dt_ * heldPowerOfLastForces(particles, gravity);
   const bool gradientChanged = cell && cell->velGrad() != cell->nextVelGrad();
   if (autoDtSafety_ > 0.0 && stepCount >= autoDtNext_) updateDtFromStiffness();
   if (!(dt_ > 0.0)) throw std::invalid_argument("scene: dt is not set; call setDt() with a value > 0");
@@ -240,6 +253,7 @@ void Scene::step() {
     integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_);
     if (cell && cell->homoDeform) energy.kineticTotal = energy.kinetic;
   }
+  if (meshes) bookMeshWork();
   clumps.placeMembers(particles);
   clock.lap(stageTimes_.integrator);
   if (stageTiming_) ++stageTimes_.steps;

@@ -159,8 +159,8 @@ class Scene {
   // Throws std::invalid_argument for a safety outside [0, 1) or a non-finite stress sum.
   void setCarriedState(const CarriedState& s);
 
-  // What the last integration pass found (first non-finite particle, fastest particle, driven
-  // axes): read by runaway checks outside the solver (io/runner.hpp).
+  // What the last integration pass found (first non-finite particle, fastest particle): read by runaway checks outside
+  // the solver (io/runner.hpp).
   const IntegratorScratch& integrationReport() const { return integratorScratch_; }
   // Optional wall-clock timers of the step's stages (stage_timer.hpp), off by default; they only
   // read the clock and never change results.
@@ -196,6 +196,7 @@ class Scene {
   void checkRunaway(bool gradientChanged);
   void applyFields();
   void contactForces(StageClock& clock);
+  void bookMeshWork();
 };
 
 }  // namespace dem

@@ -1,5 +1,9 @@
 #include "wall_loads.hpp"
 
+#include "mesh_motion.hpp"
+
+#include <algorithm>
+
 namespace dem {
 
 // F_w = sum (-F_c), T_w = sum (c - x_w) x (-F_c) over the wall's real contacts
@@ -37,6 +41,17 @@ std::vector<MeshLoad> meshLoads(const Particles& p, const ContactStore& contacts
     loads[m].torque += (contacts.vec(col::px, k) - centre[m]).cross(f);
   }
   return loads;
+}
+
+// P = sum_m F_m . v_m + T_m . w_m
+double meshLoadPower(const Particles& p, const ContactStore& contacts, double t) {
+  if (std::none_of(p.meshes.begin(), p.meshes.end(), [](const Mesh& m) { return moves(m.motion); })) return 0.0;
+  double power = 0.0;
+  for (const MeshLoad& l : meshLoads(p, contacts, t)) {
+    const MeshMotion& mo = p.meshes[l.mesh].motion;
+    power += l.force.dot(mo.vel) + l.torque.dot(mo.angVel);
+  }
+  return power;
 }
 
 }  // namespace dem

@@ -30,4 +30,8 @@ struct MeshLoad {
 // One entry per mesh, in mesh order.
 std::vector<MeshLoad> meshLoads(const Particles& p, const ContactStore& contacts, double t);
 
+// The power of those loads on the moving meshes at time t, sum_m F_m . v_m + T_m . w_m (the rigid
+// motion's velocity at each contact point, v_m + w_m x (c_k - centre)); 0 when no mesh moves.
+double meshLoadPower(const Particles& p, const ContactStore& contacts, double t);
+
 }  // namespace dem

@@ -23,7 +23,8 @@ from _common import EXAMPLES, work_dir
 LEDGER_COLUMNS = {"ledger_time": "time", "kinetic": "kinetic", "rotational": "rotational", "gravity": "gravity",
                   "elastic": "elastic", "damping_dissipated": "damping_dissipated",
                   "friction_dissipated": "friction_dissipated", "viscous_dissipated": "viscous_dissipated",
-                  "spring_dissipated": "spring_dissipated", "total": "total", "cell_work": "cell_work"}
+                  "spring_dissipated": "spring_dissipated", "total": "total", "cell_work": "cell_work",
+                  "boundary_work": "boundary_work"}
 ARRAYS = ("positions", "velocities", "angular_velocities", "forces", "torques")
 
 

@@ -103,7 +103,7 @@ class BuildScene(unittest.TestCase):
         self.assertGreater(v[b, 0], 0)
         e = s.energy
         for key in ("kinetic", "rotational", "gravity", "elastic", "damping_dissipated", "friction_dissipated",
-                    "viscous_dissipated", "spring_dissipated", "cell_work", "total", "time", "step"):
+                    "viscous_dissipated", "spring_dissipated", "boundary_work", "cell_work", "total", "time", "step"):
             self.assertIn(key, e)
         # elastic impact, no damping: the ledger's total is conserved
         e0 = 2 * 0.5 * (7800 * 4 / 3 * math.pi * 1e-6) * 0.25
