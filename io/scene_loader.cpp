@@ -240,14 +240,15 @@ class Loader {
   }
 
   void wall(const JsonNode& n) {
-    n.keysOnly({"point", "normal", "material"});
+    n.keysOnly({"point", "normal", "material", "vel"});
     if (cell_) n.problem("walls are not supported in a periodic scene (\"cell\"); remove the walls or the cell");
     room(n, 1);
     mark(n);
     const Vec3 point = n["point"].vec3(), normal = n["normal"].vec3();
     if (!(normal.norm() > 0.0)) n["normal"].fail("a non-zero normal vector");
     const std::uint32_t mat = material(n["material"]);
-    atPath(n, [&] { return s_.particles.addWall(point, normal, mat); });
+    const std::size_t id = atPath(n, [&] { return s_.particles.addWall(point, normal, mat); });
+    if (n.has("vel")) s_.particles.vel[id] = n["vel"].vec3();  // (its axes are blocked: it moves at vel)
   }
 
   // A mesh wall: triangles from an STL file or a generator, scaled, rotated and translated, with an

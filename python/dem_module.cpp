@@ -571,13 +571,16 @@ PYBIND11_MODULE(_dem, m) {
           "A body with given mass and principal inertia (Particles::add); returns its particle id.")
       .def(
           "add_wall",
-          [](PyScene& s, const py::object& point, const py::object& normal, const py::object& material) {
+          [](PyScene& s, const py::object& point, const py::object& normal, const py::object& material,
+             const py::object& vel) {
             s.checkResizable();
-            return s.scene.particles.addWall(toVec3(point, "point"), toVec3(normal, "normal"),
-                                             materialIndex(s, material));
+            const std::size_t id =
+                s.scene.particles.addWall(toVec3(point, "point"), toVec3(normal, "normal"), materialIndex(s, material));
+            s.scene.particles.vel[id] = toVec3(vel, "vel");
+            return id;
           },
-          py::arg("point"), py::arg("normal"), py::arg("material") = 0,
-          "A fixed infinite wall; returns its particle id.")
+          py::arg("point"), py::arg("normal"), py::arg("material") = 0, py::arg("vel") = std::array<double, 3>{0, 0, 0},
+          "An infinite wall, fixed or moving at the constant velocity vel; returns its particle id.")
       .def(
           "add_mesh",
           [](PyScene& s, const py::object& triangles, const py::object& material, const py::object& centre,
@@ -593,7 +596,8 @@ PYBIND11_MODULE(_dem, m) {
               const auto t = a.unchecked<3>();
               for (py::ssize_t k = 0; k < t.shape(0); ++k) {
                 dem::Triangle tri;
-                for (int v = 0; v < 3; ++v) tri.v[static_cast<std::size_t>(v)] = dem::Vec3(t(k, v, 0), t(k, v, 1), t(k, v, 2));
+                for (int v = 0; v < 3; ++v)
+                  tri.v[static_cast<std::size_t>(v)] = dem::Vec3(t(k, v, 0), t(k, v, 1), t(k, v, 2));
                 mesh.push_back(tri);
               }
             }

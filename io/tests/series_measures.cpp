@@ -13,6 +13,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <numbers>
 #include <sstream>
@@ -155,6 +156,29 @@ BOOST_AUTO_TEST_CASE(recomputed_from_the_contacts_file) {
     }
   }
   std::filesystem::remove_all(dir);
+}
+
+// A piston: a sixth wall ("vel" in the scene file) moving down into the bed at a constant
+// velocity. It is where point + vel t puts it (the leapfrog adds v dt each step: a few ulps of its
+// position per step at most), and the series has the ledger's boundary work by default, as the
+// scene ends with it.
+BOOST_AUTO_TEST_CASE(a_moving_wall_moves_and_its_work_is_in_the_series) {
+  const auto dir = std::filesystem::temp_directory_path() / "dem-series-piston";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::string text = test::boxBedScene(R"("steps": 1000)", R"("csv": {"interval": 500})");
+  const std::string top = R"({"point": [0, 0, 0.06], "normal": [0, 0, -1], "material": "m", "vel": [0, 0, -0.5]},)";
+  text.insert(text.find("\"walls\": [") + 10, top);
+  LoadedScene l = loadSceneText(text, "piston.json");
+  l.run.outputs.directory = dir.string();
+  BOOST_REQUIRE(l.scene.particles.isWall(0));
+  BOOST_REQUIRE(runScene(l.scene, l.run, RunOptions{}).finished);
+  const double t = l.scene.time, z = l.scene.particles.pos[0].z();
+  BOOST_TEST(std::abs(z - (0.06 - 0.5 * t)) <= 1000 * 4 * std::numeric_limits<double>::epsilon() * 0.06);
+  BOOST_TEST((l.scene.particles.vel[0] == Vec3(0, 0, -0.5)));
+  const Table series = readTable(dir / "series.csv");
+  BOOST_TEST(series.rows.back()[series.at("boundary_work")] == l.scene.energy.boundaryWork);
+  BOOST_TEST(l.scene.energy.boundaryWork != 0.0);  // the piston reached the bed (at 0.04 m in the end)
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -51,6 +51,8 @@ class BuildScene(unittest.TestCase):
         p = s.add_sphere([0, 0, 0.1], 0.01, blocked="xyZ")
         self.assertEqual(s.blocked(p), "xyZ")
         self.assertEqual(len(s), 2)
+        piston = s.add_wall([0, 0, 1], [0, 0, -1], vel=[0, 0, -0.5])
+        self.assertEqual(list(s.velocities[piston]), [0, 0, -0.5])
 
     def test_same_bits_as_scene_file(self):
         """The Python-built two-sphere impact is the scene file's, bit for bit, after 2000 steps."""
