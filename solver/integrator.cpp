@@ -37,7 +37,7 @@ double heldPower(const Particles& p, std::size_t i, const Vec3& gravity) {
 double heldPowerOfLastForces(const Particles& p, const Vec3& gravity) {
   double sum = 0.0;
   for (std::size_t i = 0; i < p.size(); ++i)
-    if (p.blocked[i] && p.velMidstep[i] && !p.isClumpMember(i) && !p.isFacet(i)) sum += heldPower(p, i, gravity);
+    if (p.velMidstep[i] && !p.isClumpMember(i) && p.isDriven(i)) sum += heldPower(p, i, gravity);
   return sum;
 }
 
@@ -398,7 +398,7 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
       const bool adjust = settings.adjVel0;
       const std::uint8_t blocked = p.blocked[i];
       // the drives' work over the last step, its half at t_n (energy.hpp; the other: heldPowerOfLastForces)
-      if (blocked && !first) sums.boundary -= 0.5 * dt * heldPower(p, i, gravity);
+      if (!first && p.isDriven(i)) sums.boundary -= 0.5 * dt * heldPower(p, i, gravity);
       const double m = p.mass[i];
       const Vec3 weight = m * gravity;  // left undamped with dampGravity off
       const Vec3* undamped = fastPath ? nullptr : &weight;

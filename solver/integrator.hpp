@@ -58,7 +58,7 @@ inline constexpr std::size_t kEnergyBlock = 1024;
 // body's current forces and velocities: sum over blocked axes of (F - m g)_w v_w + T_w omega_w
 // (body i not a clump member).
 double heldPower(const Particles& p, std::size_t i, const Vec3& gravity);
-// Sum of heldPower over the bodies integrated so far (the forces of the last step, before the
+// Sum of heldPower over the driven bodies integrated so far (the forces of the last step, before the
 // fields are applied again: the half at t_n-1 of the last step's boundary work).
 double heldPowerOfLastForces(const Particles& p, const Vec3& gravity);
 

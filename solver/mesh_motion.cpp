@@ -14,8 +14,7 @@ bool hasPrescribedMotion(const Particles& p) {
   for (const Mesh& m : p.meshes)
     if (moves(m.motion)) return true;
   for (std::size_t i = 0; i < p.size(); ++i)
-    for (int w = 0; w < 6; ++w)
-      if ((p.blocked[i] & (1u << w)) && !p.isFacet(i) && (w < 3 ? p.vel[i][w] : p.angVel[i][w - 3]) != 0.0) return true;
+    if (p.isDriven(i)) return true;
   return false;
 }
 

@@ -147,6 +147,14 @@ struct Particles {
     return I[0] != I[1] || I[1] != I[2];
   }
   bool isClumpMember(std::size_t i) const { return clump[i] != kNoClump; }
+  // Whether a blocked axis of body i (not a facet: meshes move by MeshMotion) has a non-zero
+  // velocity: a drive (a moving wall, a driven sphere), whose work the ledger books (energy.hpp).
+  bool isDriven(std::size_t i) const {
+    if (!blocked[i] || isFacet(i)) return false;
+    for (int w = 0; w < 6; ++w)
+      if ((blocked[i] & (1u << w)) && (w < 3 ? vel[i][w] : angVel[i][w - 3]) != 0.0) return true;
+    return false;
+  }
   // Whether a contact between i and j may exist: neither is a clump body, and they are not members
   // of the same clump (seed "Clumps": members never contact each other).
   bool mayContact(std::size_t i, std::size_t j) const {
