@@ -43,15 +43,15 @@ struct EnergyLedger {
   // kinetic and rotational are the fluctuation energies (integrator.hpp).
   double cellWork = 0.0;
   // Work done on the system by prescribed motions (blocked axes driven at a velocity, moving mesh
-  // walls): minus the power of the contacts' reactions on the driven bodies,
-  //   P_n = -sum over blocked axes [(F_n - m g) . v + T_n . omega]   (the force the drive holds)
-  //         -sum over moving meshes [F_m . v_m + T_m . w_m]           (meshLoadPower, wall_loads.hpp)
-  // by the trapezoid over each step as the other work terms, W += (P_n-1 + P_n)/2 dt with the
-  // mid-step velocities v_n-1/2 of the step (a blocked axis: the velocity it holds at the start of
-  // step n; a velocity the program sets between steps is the one the body moved with over the step
-  // that ended, as a leapfrog's stored velocity). (Scene::externalForces on a blocked axis are held by the drive
-  // too, so they enter P; a scene with external forces is not closed anyway.) It enters the balance
-  // as an input: kinetic + ... - cellWork - boundaryWork = constant.
+  // walls): minus the work of the contacts' reactions on the driven bodies, by the trapezoid over
+  // each step as the other work terms:
+  //   blocked axes: -(H_n-1 + H_n)/2 . v dt - (T_n-1 + T_n)/2 . w dt with H = F - m g the force
+  //     the drive holds and v, w the body's velocities over the step (DriveWork, drive_work.hpp);
+  //   moving meshes: -(P_n-1 + P_n) dt/2 with P = F_m . v_m + T_m . w_m, the power of the mesh's
+  //     load at its prescribed velocities (meshLoadPower, wall_loads.hpp).
+  // (Scene::externalForces on a blocked axis are held by the drive too, so they enter H; a scene
+  // with external forces is not closed anyway.) It enters the balance as an input:
+  // kinetic + ... - cellWork - boundaryWork = constant.
   double boundaryWork = 0.0;
   // Deforming cell only: kinetic energy of the total on-step velocities (fluctuation + L_n x_n), for
   // comparison with the fluctuation energy `kinetic` (Yade's pbc tests); 0 without a cell.
@@ -61,8 +61,7 @@ struct EnergyLedger {
 
   // Half-trapezoid of the damping work of step n over [t_n, t_n+1/2 .. t_n+1], added at the next step.
   double dampingPending = 0.0;
-  // Moving meshes: half-trapezoid of the boundary work at t_n, added at the next step (the blocked
-  // axes' half at t_n is computed from their forces, which are kept, at the next step).
+  // Moving meshes: half-trapezoid of the boundary work at t_n, added at the next step.
   double boundaryPending = 0.0;
 
   double total() const {

@@ -17,31 +17,6 @@ inline double freeSquaredNorm(const Vec3& v, std::uint8_t blocked) {
     if (!(blocked & (1u << w))) sum += v[w] * v[w];
   return sum;
 }
-// sum of a_w v_w over the blocked axes w (bits 0-2 of `blocked`)
-inline double blockedDot(const Vec3& a, const Vec3& v, std::uint8_t blocked) {
-  double sum = 0.0;
-  for (int w = 0; w < 3; ++w)
-    if (blocked & (1u << w)) sum += a[w] * v[w];
-  return sum;
-}
-
-}  // namespace
-
-// P = sum over blocked axes of (F - m g)_w v_w + T_w omega_w
-double heldPower(const Particles& p, std::size_t i, const Vec3& gravity) {
-  const std::uint8_t b = p.blocked[i];
-  const Vec3 held = p.force[i] - p.mass[i] * gravity;  // (gravity is in F: Scene::applyFields)
-  return blockedDot(held, p.vel[i], b & dof::translation) + blockedDot(p.torque[i], p.angVel[i], b >> 3);
-}
-
-double heldPowerOfLastForces(const Particles& p, const Vec3& gravity) {
-  double sum = 0.0;
-  for (std::size_t i = 0; i < p.size(); ++i)
-    if (p.velMidstep[i] && !p.isClumpMember(i) && p.isDriven(i)) sum += heldPower(p, i, gravity);
-  return sum;
-}
-
-namespace {
 
 // One linear (or angular) leapfrog kick for a particle, per component, with damping and blocked axes.
 // Returns the new mid-step velocity; writes the on-step velocity estimate and the damping force.
@@ -397,8 +372,6 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
       }
       const bool adjust = settings.adjVel0;
       const std::uint8_t blocked = p.blocked[i];
-      // the drives' work over the last step, its half at t_n (energy.hpp; the other: heldPowerOfLastForces)
-      if (!first && p.isDriven(i)) sums.boundary -= 0.5 * dt * heldPower(p, i, gravity);
       const double m = p.mass[i];
       const Vec3 weight = m * gravity;  // left undamped with dampGravity off
       const Vec3* undamped = fastPath ? nullptr : &weight;
@@ -474,7 +447,6 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
     total.gravity += s.gravity;
     total.dampingNow += s.dampingNow;
     total.dampingPending += s.dampingPending;
-    total.boundary += s.boundary;
   }
   ledger.kinetic = total.kinetic;
   ledger.kineticTotal = total.kineticTotal;
@@ -482,7 +454,6 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
   ledger.gravity = total.gravity;
   ledger.dampingDissipated += ledger.dampingPending + total.dampingNow;
   ledger.dampingPending = total.dampingPending;
-  ledger.boundaryWork += total.boundary;
   scratch.fastest = total.fastest;
   scratch.firstNonFinite = total.firstNonFinite;
 }

@@ -42,7 +42,6 @@ struct IntegratorScratch {
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
   struct Sums {
     double kinetic = 0.0, rotational = 0.0, gravity = 0.0, dampingNow = 0.0, dampingPending = 0.0;
-    double boundary = 0.0;      // the drives' work on blocked axes, the half at t_n (energy.hpp)
     double kineticTotal = 0.0;  // deforming cell: total on-step velocities
     double maxKinetic = -1.0;
     std::size_t fastest = npos, firstNonFinite = npos;
@@ -54,17 +53,9 @@ struct IntegratorScratch {
 
 inline constexpr std::size_t kEnergyBlock = 1024;
 
-// The power of the forces a drive holds on body i's blocked axes (energy.hpp, boundaryWork) with the
-// body's current forces and velocities: sum over blocked axes of (F - m g)_w v_w + T_w omega_w
-// (body i not a clump member).
-double heldPower(const Particles& p, std::size_t i, const Vec3& gravity);
-// Sum of heldPower over the driven bodies integrated so far (the forces of the last step, before the
-// fields are applied again: the half at t_n-1 of the last step's boundary work).
-double heldPowerOfLastForces(const Particles& p, const Vec3& gravity);
-
 // Advances every particle by one step from the forces and torques already accumulated in p.force
-// and p.torque (gravity included), and fills the ledger's kinetic, gravity and damping terms at t_n and the blocked
-// axes' boundary work. homo: the homogeneous-deformation terms of this step, or nullptr (no cell, or homoDeform off).
+// and p.torque (gravity included), and fills the ledger's kinetic, gravity and damping terms at t_n.
+// homo: the homogeneous-deformation terms of this step, or nullptr (no cell, or homoDeform off).
 void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSettings& settings,
                EnergyLedger& ledger, IntegratorScratch& scratch, const HomoDeform* homo = nullptr);
 

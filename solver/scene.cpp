@@ -217,7 +217,7 @@ void Scene::contactForces(StageClock& clock) {
 
 // The moving meshes' share of the boundary work (energy.hpp) at t_n: the trapezoid over the step
 // that ends at t_n, (P_n-1 + P_n) dt/2, its first half pending since the last step (none on the
-// first step). (The blocked axes' share: heldPowerOfLastForces and the integrator.)
+// first step). (The blocked axes' share: DriveWork, drive_work.hpp.)
 void Scene::bookMeshWork() {
   const double power = -meshLoadPower(particles, contacts, time);  // input to the system
   if (stepCount > 0) energy.boundaryWork += energy.boundaryPending + 0.5 * dt_ * power;
@@ -226,12 +226,12 @@ void Scene::bookMeshWork() {
 
 void Scene::step() {
   validate();
-  // the blocked axes' share of the last step's boundary work, its half at the last step's forces
-  // (still in p.force) and velocities (energy.hpp; the other half: the integrator)
-  if (stepCount > 0) energy.boundaryWork -= 0.5 * dt_ * heldPowerOfLastForces(particles, gravity);
   const bool gradientChanged = cell && cell->velGrad() != cell->nextVelGrad();
   if (autoDtSafety_ > 0.0 && stepCount >= autoDtNext_) updateDtFromStiffness();
   if (!(dt_ > 0.0)) throw std::invalid_argument("scene: dt is not set; call setDt() with a value > 0");
+  // the drives' work over the step that ended, its half at the forces still held from it, with this
+  // step's dt as the contact law (drive_work.hpp)
+  energy.boundaryWork += drives_.begin(particles, gravity, dt_);
   const bool meshes = !particles.meshes.empty();
   if (meshes) placeMeshes(particles, time, dt_);  // (t_n: exact from the time, whatever came before)
   StageClock clock(stageTiming_);
@@ -243,6 +243,7 @@ void Scene::step() {
   clock.lap(stageTimes_.contacts);
   energy.step = stepCount;
   clumps.aggregate(particles);
+  energy.boundaryWork += drives_.end(particles, gravity, dt_);
   // (a cell at rest, L_n-1/2 = L_n+1/2 = 0: the field terms vanish, the plain integrator, whose
   // energies are then the totals)
   const bool field = cell && cell->homoDeform && !cellAtRest();

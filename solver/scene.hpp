@@ -15,20 +15,21 @@
 // (solver/cell.hpp) and the cell advances by eq. (33) after the particles (H_n is the cell of the
 // contact stage at t_n).
 
-#include "collider.hpp"
 #include "cell.hpp"
+#include "clump.hpp"
+#include "collider.hpp"
 #include "contact_loop.hpp"
 #include "contacts.hpp"
-#include "clump.hpp"
+#include "drive_work.hpp"
 #include "energy.hpp"
 #include "integrator.hpp"
 #include "materials.hpp"
 #include "particles.hpp"
-#include "runaway.hpp"
-#include "timestep.hpp"
 #include "periodic_collider.hpp"
-#include "stress.hpp"
+#include "runaway.hpp"
 #include "stage_timer.hpp"
+#include "stress.hpp"
+#include "timestep.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -184,6 +185,7 @@ class Scene {
   double liftMass_ = 0.0;           // sum m_i R_i over spheres (runaway energy scale)
   IntegratorSettings integrator_;
   IntegratorScratch integratorScratch_;
+  DriveWork drives_;  // the work of the drives of blocked axes (energy.hpp, boundaryWork)
   ContactScratch contactScratch_;
   std::size_t validatedParticles_ = 0;
   Mat3 prevStressSum_ = Mat3::Zero();  // V sigma at t_{n-1} (cell work trapezoid)

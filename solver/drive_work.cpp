@@ -1,0 +1,41 @@
+#include "drive_work.hpp"
+
+namespace dem {
+
+namespace {
+
+// sum of a_w b_w over the axes w (bits 0-2) in `axes`
+double onAxes(const Vec3& a, const Vec3& b, std::uint8_t axes) {
+  double sum = 0.0;
+  for (int w = 0; w < 3; ++w)
+    if (axes & (1u << w)) sum += a[w] * b[w];
+  return sum;
+}
+
+// -(H . v + T . w) dt/2 on body i's blocked axes, H = F - m g
+double halfWork(const Particles& p, std::uint32_t i, const Vec3& gravity, double dt) {
+  const std::uint8_t b = p.blocked[i];
+  const Vec3 held = p.force[i] - p.mass[i] * gravity;
+  return -0.5 * dt * (onAxes(held, p.vel[i], b & dof::translation) + onAxes(p.torque[i], p.angVel[i], b >> 3));
+}
+
+}  // namespace
+
+double DriveWork::begin(const Particles& p, const Vec3& gravity, double dt) {
+  driven_.clear();
+  double work = 0.0;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (p.isDriven(i) && p.velMidstep[i] && !p.isClumpMember(i)) {
+      driven_.push_back(static_cast<std::uint32_t>(i));
+      work += halfWork(p, driven_.back(), gravity, dt);
+    }
+  return work;
+}
+
+double DriveWork::end(const Particles& p, const Vec3& gravity, double dt) const {
+  double work = 0.0;
+  for (const std::uint32_t i : driven_) work += halfWork(p, i, gravity, dt);
+  return work;
+}
+
+}  // namespace dem
