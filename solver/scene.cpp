@@ -255,7 +255,11 @@ void Scene::step() {
 
 bool Scene::flipCell() {
   if (!cell) return false;
-  const Eigen::Matrix3i F = cell->flip();
+  // a wall's cell axis is never subtracted from the columns its plane contains (they stay in it)
+  unsigned kept = 0;
+  for (const Wall& w : particles.walls)
+    if (const int m = wallCellAxis(w.normal, cell->H()); m >= 0) kept |= 1u << m;
+  const Eigen::Matrix3i F = cell->flip(kept);
   if (F == Eigen::Matrix3i::Identity()) return false;
   // det F = 1: F^{-1} is the integer adjugate; rounding the double inverse gives it exactly.
   const Eigen::Matrix3i Finv = F.cast<double>().inverse().array().round().cast<int>().matrix();

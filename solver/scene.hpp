@@ -134,9 +134,9 @@ class Scene {
   // without the spin term). Throws std::logic_error without a cell or dt.
   void startOnAffineField();
 
-  // Flips the cell (Cell::flip) and maps every contact's cellDist k to F^{-1} k, so that each
-  // contact keeps the same image (x2 + H k unchanged); the collider rebuilds its lists at the next
-  // step. Returns whether the cell changed. Called after every step when cell->flipFlippable.
+  // Flips the cell (Cell::flip, keeping the walls' cell axes) and maps every contact's cellDist k to F^{-1} k, so that
+  // each contact keeps the same image (x2 + H k unchanged); the collider rebuilds its lists at the next step. Returns
+  // whether the cell changed. Called after every step when cell->flipFlippable.
   bool flipCell();
 
   // After the contacts and the collider state were restored (io/checkpoint.hpp): recovers which

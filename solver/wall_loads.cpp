@@ -1,9 +1,11 @@
 #include "wall_loads.hpp"
 
+#include "contact_geometry.hpp"
+
 namespace dem {
 
-// F_w = sum (-F_c), T_w = sum (c - x_w) x (-F_c) over the wall's real contacts
-std::vector<WallLoad> wallLoads(const Particles& p, const ContactStore& contacts) {
+// F_w = sum (-F_c), T_w = sum (c - H k - x_w) x (-F_c) over the wall's real contacts
+std::vector<WallLoad> wallLoads(const Particles& p, const ContactStore& contacts, const Mat3* H) {
   std::vector<WallLoad> loads;
   std::vector<std::size_t> slot(p.size(), 0);
   for (std::size_t i = 0; i < p.size(); ++i)
@@ -16,12 +18,12 @@ std::vector<WallLoad> wallLoads(const Particles& p, const ContactStore& contacts
     WallLoad& w = loads[slot[contacts.id2(k)]];
     const Vec3 f = -contacts.vec(col::fx, k);
     w.force += f;
-    w.torque += (contacts.vec(col::px, k) - p.pos[w.id]).cross(f);
+    w.torque += (contacts.vec(col::px, k) - secondPosition(p, contacts.id2(k), contacts.cellDist(k), H)).cross(f);
   }
   return loads;
 }
 
-std::vector<MeshLoad> meshLoads(const Particles& p, const ContactStore& contacts, double t) {
+std::vector<MeshLoad> meshLoads(const Particles& p, const ContactStore& contacts, double t, const Mat3* H) {
   std::vector<MeshLoad> loads(p.meshes.size());
   std::vector<Vec3> centre(p.meshes.size());
   for (std::size_t m = 0; m < p.meshes.size(); ++m) {
@@ -34,7 +36,7 @@ std::vector<MeshLoad> meshLoads(const Particles& p, const ContactStore& contacts
     const std::uint32_t m = p.facets[p.shapeIndex[contacts.id2(k)]].mesh;
     const Vec3 f = -contacts.vec(col::fx, k);
     loads[m].force += f;
-    loads[m].torque += (contacts.vec(col::px, k) - centre[m]).cross(f);
+    loads[m].torque += (contacts.vec(col::px, k) - (centre[m] + imageOffset(contacts.cellDist(k), H))).cross(f);
   }
   return loads;
 }
