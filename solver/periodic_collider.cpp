@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -492,6 +493,56 @@ bool PeriodicCollider::insertionSortPass(int w, const Particles& p, const std::v
     v[next(j)] = vi;
   }
   return changed;
+}
+
+}  // namespace dem
+
+namespace dem {
+
+void sharePeriodicVertices(Particles& p, const Mat3& H) {
+  const Mat3 invH = H.inverse();
+  constexpr double kQuantum = 0x1p-36;  // bucket width in fractional coordinates (> kTol)
+  constexpr double kTol = 1e-12;        // equal fractional coordinates modulo 1, to round-off
+  using Key = std::array<std::int64_t, 3>;
+  for (std::size_t m = 0; m < p.meshes.size(); ++m) {
+    const Mesh& mesh = p.meshes[m];
+    std::map<Key, std::vector<std::pair<Vec3, std::uint32_t>>> buckets;  // wrapped s, canonical id
+    std::map<std::uint32_t, std::uint32_t> canon;                        // vertex id -> its class's id
+    for (std::uint32_t f = mesh.first; f < mesh.first + mesh.count; ++f) {
+      const Facet& facet = p.facets[p.shapeIndex[f]];
+      for (int c = 0; c < 3; ++c) {
+        if (canon.count(facet.vertex[c])) continue;
+        const Vec3 s = invH * facet.v0[c];
+        const Vec3 w = s.array() - s.array().floor();  // in [0, 1)
+        Key key;
+        for (int a = 0; a < 3; ++a) key[a] = static_cast<std::int64_t>(std::floor(w[a] / kQuantum));
+        std::uint32_t id = facet.vertex[c];
+        bool found = false;
+        for (int dx = -1; dx <= 1 && !found; ++dx)
+          for (int dy = -1; dy <= 1 && !found; ++dy)
+            for (int dz = -1; dz <= 1 && !found; ++dz) {
+              // (a class near 0 or 1 is found from the other end too: keys wrap modulo 1 / kQuantum)
+              constexpr auto kPeriod = static_cast<std::int64_t>(1.0 / kQuantum);
+              const Key k{(key[0] + dx + kPeriod) % kPeriod, (key[1] + dy + kPeriod) % kPeriod,
+                          (key[2] + dz + kPeriod) % kPeriod};
+              const auto it = buckets.find(k);
+              if (it == buckets.end()) continue;
+              for (const auto& [other, otherId] : it->second) {
+                const Vec3 d = w - other;
+                if (((d.array() - d.array().round()).abs() <= kTol).all()) {  // s' = s + k, k integer
+                  id = otherId;
+                  found = true;
+                  break;
+                }
+              }
+            }
+        canon[facet.vertex[c]] = id;
+        if (!found) buckets[key].emplace_back(w, id);
+      }
+    }
+    for (std::uint32_t f = mesh.first; f < mesh.first + mesh.count; ++f)
+      for (std::uint32_t& v : p.facets[p.shapeIndex[f]].vertex) v = canon[v];
+  }
 }
 
 }  // namespace dem

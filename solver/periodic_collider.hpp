@@ -121,6 +121,13 @@ bool periodicWallOverlap(const Vec3& s1, const Vec3& h1, const Vec3& s2, const V
 // wall not parallel to two side vectors), as the collider's run reports it; empty when nothing.
 std::string periodicBodyProblem(const Particles& p, std::size_t i, const Cell& cell, double dL);
 
+// Gives the vertices of each mesh that lie at the same place modulo the cell's lattice (their
+// reference positions v0 differ by H k, k integer, to round-off: fractional coordinates equal modulo
+// 1 within 1e-12) the same id, so that a mesh periodic in the cell (a floor whose edge vertices at
+// x = 0 and x = L_x meet) is connected across the periodic boundary: a sphere rolling over the seam
+// keeps one contact and its spring (facet_contacts.hpp). Ids stay below Mesh::vertices. Idempotent.
+void sharePeriodicVertices(Particles& p, const Mat3& H);
+
 class PeriodicCollider {
  public:
   double verletDist = -0.1;  // as Collider::verletDist

@@ -79,6 +79,7 @@ void Scene::validate() {
       throw std::invalid_argument(s.str());
     }
   }
+  if (cell && !particles.meshes.empty()) sharePeriodicVertices(particles, cell->H());  // (meshes across the seams)
   liftMass_ = 0.0;
   for (std::size_t i = 0; i < particles.size(); ++i)
     if (!particles.isBoundary(i) && !particles.isClump[i]) liftMass_ += particles.mass[i] * particles.radius[i];

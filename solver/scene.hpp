@@ -119,7 +119,12 @@ class Scene {
   // Runaway detection after every step (runaway.hpp); runaway.energyCheck turns criterion 2 off.
   RunawayMonitor runaway;
   // Makes the scene periodic with this cell (set its velocity gradient with cell->setVelGrad).
-  void setCell(const Cell& c) { cell = c; }
+  // Mesh vertices at the same place modulo the cell's lattice then share their ids (before the
+  // first step: sharePeriodicVertices).
+  void setCell(const Cell& c) {
+    cell = c;
+    validatedParticles_ = 0;
+  }
 
   // Starts every free particle consistently on the affine field of the cell's (next) velocity
   // gradient L (verification theory 4.3): the stored velocity becomes the mid-step
