@@ -275,16 +275,25 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
 #pragma omp parallel for schedule(static) reduction(max : out, move2) if (n > kParallelThreshold)
   for (std::size_t i = 0; i < n; ++i) {
     if (p.isClump[i]) continue;
-    Vec3 s, h;
-    transformedBox(p, i, cell.H(), invH, rn, 0.0, s, h);
-    const double x = boxPointNorm(p, i);
-    const bool wall = p.isWall(i);
-    const int m = wall ? wallCellAxis(p.walls[p.shapeIndex[i]].normal, cell.H()) : -1;
-    if (wall && (m < 0 || m != wallCellAxis(p.walls[p.shapeIndex[i]].normal, hRun_))) out = 1;
-    for (int w = 0; w < 3; ++w) {
-      if (wall && w != m) continue;
+    // (V) on axis w for the current box (s, h) of points no farther than x from the origin
+    const auto outside = [&](const Vec3& s, const Vec3& h, double x, int w) {
       const double slack = kRound * (rn[w] * x + std::abs(s_[i][w]) + half_[i][w]);
-      if (!(std::abs(s[w] - s_[i][w]) + h[w] + slack <= half_[i][w])) out = 1;
+      return !(std::abs(s[w] - s_[i][w]) + h[w] + slack <= half_[i][w]);
+    };
+    if (p.shape[i] == Shape::Sphere) {  // (the common case: no shape dispatch)
+      const Vec3 s = invH * p.pos[i], h = p.radius[i] * rn;
+      const double x = p.pos[i].norm();
+      for (int w = 0; w < 3; ++w)
+        if (outside(s, h, x, w)) out = 1;
+    } else {
+      Vec3 s, h;
+      transformedBox(p, i, cell.H(), invH, rn, 0.0, s, h);
+      const double x = boxPointNorm(p, i);
+      const bool wall = p.isWall(i);
+      const int m = wall ? wallCellAxis(p.walls[p.shapeIndex[i]].normal, cell.H()) : -1;
+      if (wall && (m < 0 || m != wallCellAxis(p.walls[p.shapeIndex[i]].normal, hRun_))) out = 1;
+      for (int w = 0; w < 3; ++w)
+        if ((!wall || w == m) && outside(s, h, x, w)) out = 1;
     }
     if (runCell && !p.isFacet(i)) {
       const double d2 = (p.pos[i] - hRun_ * s_[i]).squaredNorm();
