@@ -134,7 +134,8 @@ void CsvOutput::writeMeasures(const Scene& s) {
     appendNumber(row_, packingFractionInBox(s.particles, lo, hi));
   }
   if (spec_.walls.empty()) return;
-  const std::vector<WallLoad> loads = wallLoads(s.particles, s.contacts);
+  const std::vector<WallLoad> loads =
+      wallLoads(s.particles, s.contacts, s.cell ? &s.cell->previousH() : nullptr);  // (H_n)
   for (const std::size_t id : spec_.walls) {
     const auto w = std::find_if(loads.begin(), loads.end(), [&](const WallLoad& l) { return l.id == id; });
     if (w == loads.end()) throw std::logic_error(file_.path() + ": particle " + std::to_string(id) + " is not a wall");
@@ -151,7 +152,8 @@ void CsvOutput::write(const Scene& s) {
   if (spec_.meshCount > 0) {
     const bool initial = s.stepCount == 0;
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    const std::vector<MeshLoad> loads = meshLoads(s.particles, s.contacts, s.time - s.dt());
+    const std::vector<MeshLoad> loads =
+        meshLoads(s.particles, s.contacts, s.time - s.dt(), s.cell ? &s.cell->previousH() : nullptr);  // (H_n)
     for (std::size_t m = 0; m < spec_.meshCount; ++m) {
       appendNumbers(row_, initial ? Vec3::Constant(nan) : loads.at(m).force);
       appendNumbers(row_, initial ? Vec3::Constant(nan) : loads.at(m).torque);

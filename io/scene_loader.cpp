@@ -121,22 +121,15 @@ class Loader {
   }
 
   // The cell joins the scene once the bodies, dt and verletDist are known: every body's box must be
-  // narrower than half the cell (solver/periodic_collider.hpp), I - L dt/2 invertible; then the
-  // optional start on the affine field (Scene::startOnAffineField).
+  // narrower than half the cell and every wall parallel to two of its side vectors (the periodic
+  // collider's checks, solver/periodic_collider.hpp: periodicBodyProblem), I - L dt/2 invertible;
+  // then the optional start on the affine field (Scene::startOnAffineField).
   void startCell(const JsonNode& n) {
     const Particles& p = s_.particles;
-    const Mat3& invH = cell_->invH();
-    const Vec3 rowNorm(invH.row(0).norm(), invH.row(1).norm(), invH.row(2).norm());
     const double dL = sweepLengthFor(p, s_.periodicCollider.verletDist);
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      if (p.isClump[i]) continue;
-      const double span = 2.0 * (p.radius[i] + dL) * rowNorm.maxCoeff();  // h_w = (r + dL) |row_w(H^-1)|
-      if (!(span < 0.5))
-        origin(i).problem("particle " + std::to_string(i) + " (radius " + std::to_string(p.radius[i]) +
-                          "): its bounding box (radius + Verlet distance) spans " + std::to_string(span) +
-                          " of the periodic cell; expected less than half the cell (use a larger \"cell\" or smaller "
-                          "particles)");
-    }
+    for (std::size_t i = 0; i < p.size(); ++i)
+      if (const std::string problem = periodicBodyProblem(p, i, *cell_, dL); !problem.empty())
+        origin(i).problem(problem);
     if (s_.dt() > 0.0) {
       Cell trial = *cell_;
       atPath(n.has("velGrad") ? n["velGrad"] : n, [&] {
@@ -241,7 +234,6 @@ class Loader {
 
   void wall(const JsonNode& n) {
     n.keysOnly({"point", "normal", "material", "vel"});
-    if (cell_) n.problem("walls are not supported in a periodic scene (\"cell\"); remove the walls or the cell");
     room(n, 1);
     mark(n);
     const Vec3 point = n["point"].vec3(), normal = n["normal"].vec3();
@@ -255,7 +247,6 @@ class Loader {
   // optional prescribed motion (solver/mesh_motion.hpp).
   void mesh(const JsonNode& n) {
     n.keysOnly({"name", "material", "stl", "box", "cylinder", "hopper", "scale", "rotate", "translate", "motion"});
-    if (cell_) n.problem("meshes are not supported in a periodic scene (\"cell\"); remove the meshes or the cell");
     int sources = 0;
     for (const char* k : {"stl", "box", "cylinder", "hopper"}) sources += n.has(k);
     if (sources != 1) n.problem("expected exactly one of \"stl\", \"box\", \"cylinder\", \"hopper\"");

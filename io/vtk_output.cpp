@@ -4,15 +4,17 @@
 #include "output_files.hpp"
 #include "solver/angular_momentum.hpp"
 #include "solver/contact_geometry.hpp"
+#include "solver/periodic_collider.hpp"
 #include "vtu_binary.hpp"
 #include "vtu_reader.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
-#include <limits>
 #include <filesystem>
-#include <optional>
 #include <fstream>
+#include <limits>
+#include <optional>
 #include <sstream>
 #include <string_view>
 
@@ -200,10 +202,15 @@ std::vector<Vec3> boundaryForces(const Scene& scene) {
 }
 
 // Two triangles of the infinite wall i: the square centred on the projection of `centre`, of side
-// 2 half, in the wall's plane.
-void wallPatch(const Particles& p, std::size_t i, const Vec3& centre, double half, std::vector<Vec3>& pts) {
+// 2 half, in the wall's plane; in a cell (H), in the plane of its image nearest to `centre` (shifted
+// by k_m h_m along its cell axis m, periodic_collider.hpp).
+void wallPatch(const Particles& p, std::size_t i, const Vec3& centre, double half, const Mat3* H,
+               std::vector<Vec3>& pts) {
   const Vec3 n = p.walls[p.shapeIndex[i]].normal;
-  const Vec3 c = centre - (centre - p.pos[i]).dot(n) * n;
+  Vec3 x = p.pos[i];
+  if (const int m = H ? wallCellAxis(n, *H) : -1; m >= 0)
+    x += std::round((centre - x).dot(n) / n.dot(H->col(m))) * H->col(m);  // k_m = round(distance / period)
+  const Vec3 c = centre - (centre - x).dot(n) * n;
   const Vec3 u = n.unitOrthogonal(), v = n.cross(u);
   const Vec3 q[4] = {c + half * (-u - v), c + half * (u - v), c + half * (u + v), c + half * (-u + v)};
   for (const int k : {0, 1, 2, 0, 2, 3}) pts.push_back(q[k]);
@@ -225,7 +232,7 @@ std::string boundariesVtu(const Scene& scene) {
   std::vector<Vec3> pts;
   for (std::size_t i = 0; i < p.size(); ++i) {
     if (p.isWall(i)) {
-      wallPatch(p, i, centre, half, pts);
+      wallPatch(p, i, centre, half, scene.cell ? &scene.cell->H() : nullptr, pts);
       cells.push_back(i);
       cells.push_back(i);
     } else if (p.isFacet(i)) {

@@ -68,12 +68,12 @@ void Cell::advance(double dt) {
   lPrev_ = lNext_;
 }
 
-Eigen::Matrix3i Cell::flip() {
+Eigen::Matrix3i Cell::flip(unsigned kept) {
   Eigen::Matrix3i F = Eigen::Matrix3i::Identity();
   Mat3 H = h_;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
-      if (i == j) continue;
+      if (i == j || (kept >> i & 1u) != 0) continue;
       const double ratio = H.col(j).dot(H.col(i)) / H.col(i).squaredNorm();
       if (!(std::abs(ratio) > 0.5)) continue;
       const double m = std::round(ratio);

@@ -69,8 +69,10 @@ class Cell {
   // when |h_j . h_i / |h_i|^2| > 1/2 (no flip back at exactly 1/2). H0 and H_{n-1} get the same
   // F, so strains and image velocities are unchanged; T is not a basis and stays. Returns F (the
   // identity when nothing was flipped). Scene::flipCell also maps the contacts' cellDist
-  // (k' = F^{-1} k) and rebuilds the collider.
-  Eigen::Matrix3i flip();
+  // (k' = F^{-1} k) and rebuilds the collider. The columns in the bit mask `kept` (bit i: h_i) are
+  // never subtracted from another column: a plane parallel to the other columns stays parallel to
+  // them (h_j - m h_i with h_i, h_j in the plane; a wall's cell axis, periodic_collider.hpp).
+  Eigen::Matrix3i flip(unsigned kept = 0);
   // Flip automatically after every step where flip() finds something to do (Yade's flipFlippable).
   bool flipFlippable = false;
 

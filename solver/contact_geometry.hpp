@@ -192,18 +192,22 @@ inline Vec3 secondVelocity(const Particles& p, std::uint32_t id2, const Eigen::V
 }
 
 // The point of body 2 that a contact of type `type` sees: its reference point (shifted to the
-// periodic image), or for a facet the triangle's point closest to body 1's centre.
+// periodic image), or for a facet the point of the facet's image (facet + H k) closest to body 1's
+// centre (closestPointOnFacetImage). A wall's image is its plane through x_wall + H k.
 inline Vec3 secondPoint(const Particles& p, ContactType type, std::uint32_t i1, std::uint32_t i2,
                         const Eigen::Vector3i& k, const Mat3* H) {
-  if (type == ContactType::SphereFacet) return closestPointOnFacet(p.facets[p.shapeIndex[i2]], p.pos[i1]);
+  if (type == ContactType::SphereFacet)
+    return closestPointOnFacetImage(p.facets[p.shapeIndex[i2]], p.pos[i1], imageOffset(k, H));
   return secondPosition(p, i2, k, H);
 }
-// The mid-step velocity of that point x2: body 2's (or its image's), or the facet's rigid motion
-// at x2 (v + w x (x2 - x_facet)).
+// The mid-step velocity of that point x2: body 2's (or its image's), or the rigid motion of the
+// facet's image at x2: v_facet + V k + w x (x2 - (x_facet + H k)).
 inline Vec3 secondPointVelocity(const Particles& p, ContactType type, std::uint32_t i2, const Vec3& x2,
                                 const Eigen::Vector3i& k, const PeriodicShift* shift) {
-  if (type == ContactType::SphereFacet) return p.vel[i2] + p.angVel[i2].cross(x2 - p.pos[i2]);
-  return secondVelocity(p, i2, k, shift);
+  const Vec3 v = secondVelocity(p, i2, k, shift);
+  if (type == ContactType::SphereFacet)
+    return v + p.angVel[i2].cross(x2 - secondPosition(p, i2, k, shift ? &shift->H : nullptr));
+  return v;
 }
 
 // The geometry input of a contact (type, bodies i1, i2; x2 = secondPoint of i2).

@@ -385,7 +385,8 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
   scratch.blocks.assign(nBlocks, ContactStageResult{});
   // mesh walls: which facet contacts count, histories moved across shared edges
   const bool facets = !p.facets.empty();
-  const bool facetChanges = facets && resolveFacetContacts(p, contacts, nc, scratch.facets);
+  const bool facetChanges =
+      facets && resolveFacetContacts(p, contacts, nc, scratch.facets, shift ? &shift->H : nullptr);
   const FacetContactScratch* facetScratch = facets ? &scratch.facets : nullptr;
   if (scratch.changed.size() < nBlocks) scratch.changed.resize(nBlocks);
 #ifdef _OPENMP

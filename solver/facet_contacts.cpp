@@ -84,7 +84,8 @@ Vec3 apartDistance(const Vec3& d, double r1) {
   return len > 0.0 ? Vec3((2.0 * r1 / len) * d) : Vec3(2.0 * r1, 0.0, 0.0);
 }
 
-bool resolveFacetContacts(const Particles& p, ContactStore& cs, std::size_t end, FacetContactScratch& scratch) {
+bool resolveFacetContacts(const Particles& p, ContactStore& cs, std::size_t end, FacetContactScratch& scratch,
+                          const Mat3* H) {
   if (scratch.leftOut.size() < end) scratch.leftOut.resize(end);  // (entries of facet contacts only are read)
   if (scratch.points.size() < end) scratch.points.resize(end);
   auto& cand = scratch.candidates;
@@ -94,7 +95,7 @@ bool resolveFacetContacts(const Particles& p, ContactStore& cs, std::size_t end,
     if (type[k] != ContactType::SphereFacet) continue;
     const std::uint32_t s = cs.id1(k), f = cs.id2(k);
     scratch.leftOut[k] = 0;
-    const Vec3 q = secondPoint(p, type[k], s, f, cs.cellDist(k), nullptr);
+    const Vec3 q = secondPoint(p, type[k], s, f, cs.cellDist(k), H);
     scratch.points[k] = q;
     // u_N < 0 from the same input and formula as the kernel's
     const bool touching = contactGeometry(pairInput(p, type[k], s, f, q), type[k]).uN < 0.0;

@@ -57,7 +57,10 @@ struct FacetContactScratch {
 // Decides, for the active contacts [0, end) of `cs`, which sphere-facet contacts are left out
 // (scratch.leftOut, at least `end` entries; only the sphere-facet contacts' are set, the others are
 // not meaningful) and moves histories as described above. Returns whether any real flag changed (noted in the store).
-bool resolveFacetContacts(const Particles& p, ContactStore& cs, std::size_t end, FacetContactScratch& scratch);
+// H: the periodic cell's (nullptr without a cell); a contact sees the facet's image by its cellDist
+// (contact_geometry.hpp, secondPoint).
+bool resolveFacetContacts(const Particles& p, ContactStore& cs, std::size_t end, FacetContactScratch& scratch,
+                          const Mat3* H);
 
 // The input distance vector that a contact left out is given: the same direction at twice the
 // sphere's radius (u_N = r1 > 0), or along x when the centre lies on the facet.

@@ -17,4 +17,12 @@ inline Vec3 closestPointOnFacet(const Facet& f, const Vec3& x) {
   return closestPointOnTriangle(x, f.v[0], f.v[1], f.v[2]);
 }
 
+// The point of the facet's periodic image f + offset (offset = H k, contact_geometry.hpp) closest to
+// x: the image's closest point is the facet's closest point to x - offset, shifted back (the one
+// image-aware closest point, for every reader of a facet contact's geometry or gap).
+inline Vec3 closestPointOnFacetImage(const Facet& f, const Vec3& x, const Vec3& offset) {
+  if (offset == Vec3::Zero()) return closestPointOnFacet(f, x);  // (the same bits as without a cell)
+  return closestPointOnFacet(f, x - offset) + offset;
+}
+
 }  // namespace dem

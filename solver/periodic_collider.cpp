@@ -2,11 +2,15 @@
 
 #include "cell_grid.hpp"
 #include "collider.hpp"
+#include "contact_geometry.hpp"
+#include "facet_geometry.hpp"
+#include "mesh_motion.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -17,9 +21,40 @@ namespace {
 inline bool isUpper(std::uint32_t tag) { return (tag & 1u) != 0; }
 inline std::uint32_t idOf(std::uint32_t tag) { return tag >> 1; }
 
-bool pairAllowed(const Particles& p, std::size_t a, std::size_t b) { return a != b && p.mayContact(a, b); }
+// Whether bodies a and b may form a contact: a shape pair with a contact type (not two boundaries),
+// and not a clump body or two members of the same clump (as Collider's).
+bool pairAllowed(const Particles& p, std::size_t a, std::size_t b) {
+  return a != b && shapePair(p.shape[a], p.shape[b]).type.has_value() && p.mayContact(a, b);
+}
+// The pairs the sweep tests: walls are unbounded and never in it (the wall pass tests them).
+bool sweepPair(const Particles& p, std::size_t a, std::size_t b) {
+  return !p.isWall(a) && !p.isWall(b) && pairAllowed(p, a, b);
+}
+// Bodies a, b in a contact's order (makeContact: a sphere before a boundary; two spheres by id).
+std::pair<std::uint32_t, std::uint32_t> contactOrder(const Particles& p, std::uint32_t a, std::uint32_t b) {
+  if (shapePair(p.shape[a], p.shape[b]).swap || (!p.isBoundary(b) && a > b)) std::swap(a, b);
+  return {a, b};
+}
 
 }  // namespace
+
+int wallCellAxis(const Vec3& normal, const Mat3& H) {
+  int axis = -1, parallel = 0;
+  for (int j = 0; j < 3; ++j) {
+    if (std::abs(normal.dot(H.col(j))) <= kWallParallel * H.col(j).norm()) ++parallel;  // n . h_j = 0 to round-off
+    else axis = j;
+  }
+  return parallel == 2 ? axis : -1;
+}
+
+bool periodicWallOverlap(const Vec3& s1, const Vec3& h1, const Vec3& s2, const Vec3& h2, int m, Eigen::Vector3i& k) {
+  k.setZero();
+  if (m < 0) return false;
+  const double km = std::round(s1[m] - s2[m]);  // the wall's image nearest to body 1
+  if (!(std::abs(s1[m] - (s2[m] + km)) <= h1[m] + h2[m])) return false;
+  k[m] = static_cast<int>(km);
+  return true;
+}
 
 bool periodicBoxesOverlap(const Vec3& sa, const Vec3& ha, const Vec3& sb, const Vec3& hb, Eigen::Vector3i& k) {
   for (int w = 0; w < 3; ++w) {
@@ -32,45 +67,130 @@ bool periodicBoxesOverlap(const Vec3& sa, const Vec3& ha, const Vec3& sb, const 
 
 namespace {
 
-// Transformed centre and half-widths of body i's box: s = H^{-1} x, h_w = (r + dL) |row_w(H^{-1})|.
-void transformedBox(const Particles& p, std::size_t i, const Mat3& invH, const Vec3& rowNorm, double dL, Vec3& s,
-                    Vec3& h) {
-  s = invH * p.pos[i];
-  h = p.isClump[i] ? Vec3::Zero() : Vec3((p.radius[i] + dL) * rowNorm);
-}
-
 Vec3 rowNorms(const Mat3& invH) { return Vec3(invH.row(0).norm(), invH.row(1).norm(), invH.row(2).norm()); }
 
-void checkBox(std::size_t i, const Vec3& h) {
-  for (int w = 0; w < 3; ++w)
-    if (!(2.0 * h[w] < 0.5)) {
-      std::ostringstream s;
-      s << "particle " << i << ": its bounding box spans " << 2.0 * h[w] << " of the periodic cell along transformed axis "
-        << w << "; expected less than half the cell (enlarge the cell, flip it, or use smaller particles)";
-      throw std::invalid_argument(s.str());
+// Transformed centre s and half-widths h of body i's box (periodic_collider.hpp):
+//   sphere  s = H^{-1} x, h_w = (r + dL) |row_w(H^{-1})|;
+//   facet   the box of its vertices' H^{-1} v_k, grown by dL |row_w(H^{-1})| (the triangle +- dL);
+//   wall    s = H^{-1} x, h_m = dL |row_m(H^{-1})| on its cell axis m (wallCellAxis), 0 on the
+//           others (it spans them: the wall pass, never the sweep);
+//   clump   no box (h = 0).
+void transformedBox(const Particles& p, std::size_t i, const Mat3& H, const Mat3& invH, const Vec3& rowNorm, double dL,
+                    Vec3& s, Vec3& h) {
+  switch (p.shape[i]) {
+    case Shape::Sphere:
+      s = invH * p.pos[i];
+      h = p.isClump[i] ? Vec3::Zero() : Vec3((p.radius[i] + dL) * rowNorm);
+      return;
+    case Shape::Facet: {
+      const Facet& f = p.facets[p.shapeIndex[i]];
+      const Vec3 a = invH * f.v[0], b = invH * f.v[1], c = invH * f.v[2];
+      const Vec3 lo = a.cwiseMin(b).cwiseMin(c), hi = a.cwiseMax(b).cwiseMax(c);
+      s = 0.5 * (lo + hi);
+      h = 0.5 * (hi - lo) + dL * rowNorm;
+      return;
     }
+    case Shape::Wall: {
+      s = invH * p.pos[i];
+      h.setZero();
+      const int m = wallCellAxis(p.walls[p.shapeIndex[i]].normal, H);
+      if (m >= 0) h[m] = dL * rowNorm[m];
+      return;
+    }
+  }
+}
+
+// The largest |x| of the points of body i that enter its box (the round-off of H^{-1} x).
+double boxPointNorm(const Particles& p, std::size_t i) {
+  if (!p.isFacet(i)) return p.pos[i].norm();
+  const Facet& f = p.facets[p.shapeIndex[i]];
+  return std::max({f.v[0].norm(), f.v[1].norm(), f.v[2].norm()});
+}
+
+// What is wrong with body i's box h in the cell H (empty when nothing): a box as wide as half the
+// cell or more along a transformed axis, a wall not parallel to two of the cell's side vectors.
+std::string boxProblem(const Particles& p, std::size_t i, const Mat3& H, const Vec3& h) {
+  std::ostringstream s;
+  if (p.isWall(i)) {
+    const Vec3& n = p.walls[p.shapeIndex[i]].normal;
+    if (wallCellAxis(n, H) < 0) {
+      s << "wall (particle " << i << ", normal (" << n.transpose() << ")): its plane is not parallel to two of the "
+        << "periodic cell's side vectors (n . h_j = " << n.dot(H.col(0)) << ", " << n.dot(H.col(1)) << ", "
+        << n.dot(H.col(2)) << " for the columns h_j of H); expected n . h_j = 0 for exactly two columns (e.g. a floor "
+        << "normal to z in a cell whose other two columns lie in the xy plane: its images are then the plane "
+        << "shifted by the third column)";
+      return s.str();
+    }
+  }
+  for (int w = 0; w < 3; ++w) {
+    if (2.0 * h[w] < 0.5) continue;
+    if (p.isFacet(i)) {
+      const Facet& f = p.facets[p.shapeIndex[i]];
+      const Mesh& m = p.meshes[f.mesh];
+      s << "facet (particle " << i << ", triangle " << i - m.first << " of mesh " << f.mesh
+        << (m.name.empty() ? "" : " '" + m.name + "'") << "): its bounding box (vertices + Verlet distance) spans "
+        << 2.0 * h[w] << " of the periodic cell along transformed axis " << w
+        << "; expected less than half the cell (subdivide the mesh: a finer STL, or more \"segments\" of its "
+        << "generator; or enlarge the cell)";
+    } else if (p.isWall(i)) {
+      s << "wall (particle " << i << "): its Verlet distance spans " << 2.0 * h[w] << " of the periodic cell along "
+        << "transformed axis " << w << "; expected less than half the cell (a smaller verletDist or a larger cell)";
+    } else {
+      s << "particle " << i << " (radius " << p.radius[i] << "): its bounding box (radius + Verlet distance) spans "
+        << 2.0 * h[w] << " of the periodic cell along transformed axis " << w
+        << "; expected less than half the cell (enlarge the cell, flip it, or use smaller particles)";
+    }
+    return s.str();
+  }
+  return {};
+}
+
+// Whether the boxes (s, h) of bodies i1, i2 (in a contact's order) overlap through some image of
+// i2, and which (k): periodicWallOverlap for a wall (its cell axis in H), periodicBoxesOverlap
+// otherwise.
+bool bodiesOverlap(const Particles& p, const Mat3& H, const std::vector<Vec3>& s, const std::vector<Vec3>& h,
+                   std::uint32_t i1, std::uint32_t i2, Eigen::Vector3i& k) {
+  if (p.isWall(i2))
+    return periodicWallOverlap(s[i1], h[i1], s[i2], h[i2], wallCellAxis(p.walls[p.shapeIndex[i2]].normal, H), k);
+  return periodicBoxesOverlap(s[i1], h[i1], s[i2], h[i2], k);
 }
 
 }  // namespace
+
+std::string periodicBodyProblem(const Particles& p, std::size_t i, const Cell& cell, double dL) {
+  if (p.isClump[i]) return {};
+  Vec3 s, h;
+  transformedBox(p, i, cell.H(), cell.invH(), rowNorms(cell.invH()), dL, s, h);
+  return boxProblem(p, i, cell.H(), h);
+}
 
 std::vector<PeriodicPair> bruteForcePeriodicPairs(const Particles& p, const Cell& cell, double dL) {
   const std::size_t n = p.size();
   const Vec3 rn = rowNorms(cell.invH());
   std::vector<Vec3> s(n), h(n);
-  for (std::size_t i = 0; i < n; ++i) transformedBox(p, i, cell.invH(), rn, dL, s[i], h[i]);
+  for (std::size_t i = 0; i < n; ++i) transformedBox(p, i, cell.H(), cell.invH(), rn, dL, s[i], h[i]);
   std::vector<PeriodicPair> pairs;
   Eigen::Vector3i k;
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = i + 1; j < n; ++j) {
       if (!pairAllowed(p, i, j)) continue;
-      if (periodicBoxesOverlap(s[i], h[i], s[j], h[j], k))
-        pairs.emplace_back(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j), std::array<int, 3>{k[0], k[1], k[2]});
+      const auto [i1, i2] = contactOrder(p, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j));
+      if (bodiesOverlap(p, cell.H(), s, h, i1, i2, k)) pairs.emplace_back(i1, i2, std::array<int, 3>{k[0], k[1], k[2]});
     }
+  std::sort(pairs.begin(), pairs.end());
   return pairs;
 }
 
 GapAtRun PeriodicCollider::gapAtRun(const Particles& p, const ContactPair& c) const {
   if (!hRunValid_ || s_.size() != p.size()) return {};
+  if (c.type == ContactType::SphereFacet) {
+    // the facet's image at the run (its vertices now: a mesh that does not move; criterion (E) does
+    // not measure a moving mesh's vertices, so its contacts are never dormant)
+    const Facet& f = p.facets[p.shapeIndex[c.id2]];
+    if (moves(p.meshes[f.mesh].motion)) return {};
+    const Vec3 x1 = hRun_ * s_[c.id1];
+    return dem::gapAtRun(p, c, x1, closestPointOnFacetImage(f, x1, hRun_ * c.cellDist.cast<double>()), 2.0 * dL_);
+  }
   return dem::gapAtRun(p, c, hRun_ * s_[c.id1], hRun_ * (s_[c.id2] + c.cellDist.cast<double>()), 2.0 * dL_);
 }
 
@@ -89,21 +209,25 @@ void PeriodicCollider::computeBoxes(const Particles& p, const Cell& cell) {
   hRun_ = cell.H();
   hRunValid_ = true;
   for (std::size_t i = 0; i < n; ++i) {
-    if (p.isBoundary(i))
-      throw std::invalid_argument("particle " + std::to_string(i) + ": walls and facets are not supported in a periodic cell");
-    transformedBox(p, i, invH, rn, dL_, s_[i], half_[i]);
+    transformedBox(p, i, cell.H(), invH, rn, dL_, s_[i], half_[i]);
     if (!allFinite(s_[i]))
       throw std::invalid_argument("particle " + std::to_string(i) + ": position is not finite (periodic collider)");
-    checkBox(i, half_[i]);
+    if (p.isClump[i]) continue;
+    if (const std::string problem = boxProblem(p, i, cell.H(), half_[i]); !problem.empty())
+      throw std::invalid_argument(problem);
   }
+}
+
+bool PeriodicCollider::overlapAt(const Particles& p, std::uint32_t i1, std::uint32_t i2, Eigen::Vector3i& k) const {
+  return bodiesOverlap(p, hRun_, s_, half_, i1, i2, k);
 }
 
 void PeriodicCollider::handleInversion(std::uint32_t a, std::uint32_t b, const Particles& p,
                                        const std::vector<Material>& materials, ContactStore& contacts) const {
   if (!pairAllowed(p, a, b)) return;
-  const std::uint32_t i1 = std::min(a, b), i2 = std::max(a, b);
+  const auto [i1, i2] = contactOrder(p, a, b);
   Eigen::Vector3i k;
-  const bool ov = periodicBoxesOverlap(s_[i1], half_[i1], s_[i2], half_[i2], k);
+  const bool ov = overlapAt(p, i1, i2, k);
   const std::int64_t idx = contacts.find(i1, i2);
   if (ov && idx < 0) {
     Contact c = makeContact(p, materials, i1, i2, law);
@@ -117,11 +241,26 @@ void PeriodicCollider::handleInversion(std::uint32_t a, std::uint32_t b, const P
   }
 }
 
+// Every body that may touch a wall tested against it with the wall's nearest image, wall by wall
+// in id order, bodies in id order: walls are unbounded along two cell axes and never in the sweep
+// (as the aperiodic collider tests its large bodies against every box).
+void PeriodicCollider::wallPass(const Particles& p, const std::vector<Material>& materials,
+                                ContactStore& contacts) const {
+  if (p.walls.empty()) return;
+  const auto n = static_cast<std::uint32_t>(p.size());
+  for (std::uint32_t w = 0; w < n; ++w) {
+    if (!p.isWall(w)) continue;
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (!p.isBoundary(i)) handleInversion(i, w, p, materials, contacts);
+  }
+}
+
 bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
   constexpr double inf = std::numeric_limits<double>::infinity();
   moveSinceRun_ = inf;
   const std::size_t n = p.size();
   if (!initialised_ || s_.size() != n || sweepLengthFor(p, verletDist) != dL_) return true;
+  if (!p.walls.empty() && !hRunValid_) return true;  // (a wall's cell axis is the one in H_run)
   const Mat3& invH = cell.invH();
   const Vec3 rn = rowNorms(invH);
   constexpr double kRound = 16.0 * std::numeric_limits<double>::epsilon();
@@ -129,18 +268,34 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
   const double dL2 = dL_ * dL_;
   int out = 0;
   double move2 = 0.0;  // while H is the run's: the largest squared distance from the place at the run
-  // criterion (V): the sphere's current box lies inside the box stored at the last run; and while
-  // H is the run's, criterion (E): no centre farther than dL from its place at the run
+  // criterion (V): the body's current box (sweep length 0) lies inside the box stored at the last
+  // run (a wall: along its cell axis, which must still be the run's); and while H is the run's,
+  // criterion (E): no centre farther than dL from its place at the run (spheres and walls; a
+  // facet's vertices are not measured: see gapAtRun)
 #pragma omp parallel for schedule(static) reduction(max : out, move2) if (n > kParallelThreshold)
   for (std::size_t i = 0; i < n; ++i) {
     if (p.isClump[i]) continue;
-    const Vec3 s = invH * p.pos[i];
-    const double x = p.pos[i].norm();
-    for (int w = 0; w < 3; ++w) {
+    // (V) on axis w for the current box (s, h) of points no farther than x from the origin
+    const auto outside = [&](const Vec3& s, const Vec3& h, double x, int w) {
       const double slack = kRound * (rn[w] * x + std::abs(s_[i][w]) + half_[i][w]);
-      if (!(std::abs(s[w] - s_[i][w]) + p.radius[i] * rn[w] + slack <= half_[i][w])) out = 1;
+      return !(std::abs(s[w] - s_[i][w]) + h[w] + slack <= half_[i][w]);
+    };
+    if (p.shape[i] == Shape::Sphere) {  // (the common case: no shape dispatch)
+      const Vec3 s = invH * p.pos[i], h = p.radius[i] * rn;
+      const double x = p.pos[i].norm();
+      for (int w = 0; w < 3; ++w)
+        if (outside(s, h, x, w)) out = 1;
+    } else {
+      Vec3 s, h;
+      transformedBox(p, i, cell.H(), invH, rn, 0.0, s, h);
+      const double x = boxPointNorm(p, i);
+      const bool wall = p.isWall(i);
+      const int m = wall ? wallCellAxis(p.walls[p.shapeIndex[i]].normal, cell.H()) : -1;
+      if (wall && (m < 0 || m != wallCellAxis(p.walls[p.shapeIndex[i]].normal, hRun_))) out = 1;
+      for (int w = 0; w < 3; ++w)
+        if ((!wall || w == m) && outside(s, h, x, w)) out = 1;
     }
-    if (runCell) {
+    if (runCell && !p.isFacet(i)) {
       const double d2 = (p.pos[i] - hRun_ * s_[i]).squaredNorm();
       if (!(d2 <= dL2)) out = 1;
       move2 = std::max(move2, std::isnan(d2) ? inf : d2);
@@ -174,6 +329,7 @@ bool PeriodicCollider::update(const Particles& p, const Cell& cell, const std::v
         }
     }
   }
+  wallPass(p, materials, contacts);
   ++runs_;
   moveSinceRun_ = 0.0;  // (the places at the run are the current ones)
   return true;
@@ -253,8 +409,7 @@ void PeriodicCollider::fullRun(const Particles& p, const std::vector<Material>& 
   Eigen::Vector3i k;
   for (std::size_t m = contacts.size(); m-- > 0;) {
     const std::uint32_t i1 = contacts.id1(m), i2 = contacts.id2(m);
-    if (i1 >= n || i2 >= n || !periodicBoxesOverlap(s_[i1], half_[i1], s_[i2], half_[i2], k))
-      contacts.remove(m);
+    if (i1 >= n || i2 >= n || !overlapAt(p, i1, i2, k)) contacts.remove(m);
     else if (!contacts.real(m))
       contacts.setCellDist(m, k);
   }
@@ -291,10 +446,9 @@ void PeriodicCollider::fullRun(const Particles& p, const std::vector<Material>& 
     found.clear();
     grid.forNeighbours(grid.cellOf(s_[a]), [&](std::uint32_t b) {
       const std::size_t step = (posLo[b] + N - mm) % N;
-      if (step == 0 || step >= reach || !pairAllowed(p, a, b)) return;
-      const std::uint32_t i1 = std::min(a, b), i2 = std::max(a, b);
-      if (periodicBoxesOverlap(s_[i1], half_[i1], s_[i2], half_[i2], k))
-        found.emplace_back(static_cast<std::uint32_t>(step), b);
+      if (step == 0 || step >= reach || !sweepPair(p, a, b)) return;
+      const auto [i1, i2] = contactOrder(p, a, b);
+      if (overlapAt(p, i1, i2, k)) found.emplace_back(static_cast<std::uint32_t>(step), b);
     });
     std::sort(found.begin(), found.end());
     for (const auto& f : found) pairs.emplace_back(a, f.second);
@@ -339,7 +493,8 @@ bool PeriodicCollider::insertionSortPass(int w, const Particles& p, const std::v
         v[j1].coord -= 1.0;
         lo = prev(lo);
       }
-      if (isUpper(vi.tag) != isUpper(v[j1].tag)) handleInversion(idOf(vi.tag), idOf(v[j1].tag), p, materials, contacts);
+      if (isUpper(vi.tag) != isUpper(v[j1].tag) && sweepPair(p, idOf(vi.tag), idOf(v[j1].tag)))
+        handleInversion(idOf(vi.tag), idOf(v[j1].tag), p, materials, contacts);
       j = prev(j);
       changed = true;
       if (++moves >= N) throw std::logic_error("periodic collider: bound list out of order by a whole period");
@@ -347,6 +502,56 @@ bool PeriodicCollider::insertionSortPass(int w, const Particles& p, const std::v
     v[next(j)] = vi;
   }
   return changed;
+}
+
+}  // namespace dem
+
+namespace dem {
+
+void sharePeriodicVertices(Particles& p, const Mat3& H) {
+  const Mat3 invH = H.inverse();
+  constexpr double kQuantum = 0x1p-36;  // bucket width in fractional coordinates (> kTol)
+  constexpr double kTol = 1e-12;        // equal fractional coordinates modulo 1, to round-off
+  using Key = std::array<std::int64_t, 3>;
+  for (std::size_t m = 0; m < p.meshes.size(); ++m) {
+    const Mesh& mesh = p.meshes[m];
+    std::map<Key, std::vector<std::pair<Vec3, std::uint32_t>>> buckets;  // wrapped s, canonical id
+    std::map<std::uint32_t, std::uint32_t> canon;                        // vertex id -> its class's id
+    for (std::uint32_t f = mesh.first; f < mesh.first + mesh.count; ++f) {
+      const Facet& facet = p.facets[p.shapeIndex[f]];
+      for (int c = 0; c < 3; ++c) {
+        if (canon.count(facet.vertex[c])) continue;
+        const Vec3 s = invH * facet.v0[c];
+        const Vec3 w = s.array() - s.array().floor();  // in [0, 1)
+        Key key;
+        for (int a = 0; a < 3; ++a) key[a] = static_cast<std::int64_t>(std::floor(w[a] / kQuantum));
+        std::uint32_t id = facet.vertex[c];
+        bool found = false;
+        for (int dx = -1; dx <= 1 && !found; ++dx)
+          for (int dy = -1; dy <= 1 && !found; ++dy)
+            for (int dz = -1; dz <= 1 && !found; ++dz) {
+              // (a class near 0 or 1 is found from the other end too: keys wrap modulo 1 / kQuantum)
+              constexpr auto kPeriod = static_cast<std::int64_t>(1.0 / kQuantum);
+              const Key k{(key[0] + dx + kPeriod) % kPeriod, (key[1] + dy + kPeriod) % kPeriod,
+                          (key[2] + dz + kPeriod) % kPeriod};
+              const auto it = buckets.find(k);
+              if (it == buckets.end()) continue;
+              for (const auto& [other, otherId] : it->second) {
+                const Vec3 d = w - other;
+                if (((d.array() - d.array().round()).abs() <= kTol).all()) {  // s' = s + k, k integer
+                  id = otherId;
+                  found = true;
+                  break;
+                }
+              }
+            }
+        canon[facet.vertex[c]] = id;
+        if (!found) buckets[key].emplace_back(w, id);
+      }
+    }
+    for (std::uint32_t f = mesh.first; f < mesh.first + mesh.count; ++f)
+      for (std::uint32_t& v : p.facets[p.shapeIndex[f]].vertex) v = canon[v];
+  }
 }
 
 }  // namespace dem

@@ -41,8 +41,9 @@
 // narrower than half the cell (h < 1/4, checked at the run), |c_i,w - c_j,w - k_w| <= h_i,w + h_j,w
 // < 1/2 and k_w = round(c_i,w - c_j,w) is the image the run tested: the pair is in the list with
 // cellDist = k (the list holds exactly the pairs whose stored boxes overlap). Clump bodies have no
-// box and are not checked (their members are). The check costs one 3x3 product per body. A run is also forced on the first update, when the body count or dL changed, and after
-// invalidate() (a cell flip changes the basis of s, so the stored boxes are meaningless).
+// box and are not checked (their members are). The check costs one 3x3 product per body. A run is also forced on the
+// first update, when the body count or dL changed, and after invalidate() (a cell flip changes the basis of s, so the
+// stored boxes are meaningless).
 //
 // Dormant contacts in a cell (the counterpart of Collider::dormant). While H is still the run's
 // H_run, the collider also runs when a centre has moved farther than dL from its place at the run,
@@ -59,8 +60,36 @@
 // equal coordinates), so a fresh full run would not meet the same inversions nor add contacts in the
 // same order: a checkpoint must save the state rather than rebuild it.
 //
+// Boundaries (walls and mesh facets) in a cell.
+//   Facet: a body of the sweep like a sphere; its box is the box of its vertices' H^{-1} v_k grown
+//   by dL |row_w(H^{-1})| (the triangle +- dL), and it too must be narrower than half the cell (a
+//   larger facet is refused: subdivide the mesh). Its contacts see the facet's image facet + H k
+//   (contact_geometry.hpp, secondPoint: closestPointOnFacetImage). Criterion (V) holds for it with
+//   the vertices' current box as its true box (a moving mesh moves its vertices: the collider runs
+//   when a facet leaves its stored box), by the proof above with a point of the triangle for the
+//   sphere's centre. Criterion (E) and dormancy do not measure vertices: a facet of a moving mesh is
+//   never dormant (gapAtRun: -inf), one of a fixed mesh has its vertices of the run.
+//   Wall: an infinite plane (normal a through x_w) has the images a . (x - x_w - H k) = 0. They are
+//   a lattice of planes only when the plane is parallel to two of the cell's columns, a . h_j = 0
+//   (|a . h_j| <= kWallParallel |h_j|) for j != m (wallCellAxis): in transformed coordinates the
+//   wall is then the axis-aligned plane s_m = (H^{-1} x_w)_m (row_m(H^{-1}) is parallel to a) and
+//   its images s_m + k_m. Its box is that slab, half-width dL |row_m(H^{-1})| on axis m, spanning
+//   the other two axes (stored as 0 there); it cannot be sorted, so every run tests each sphere
+//   against each wall (wallPass, as the aperiodic collider tests its large bodies against every
+//   box) with the nearest image k_m = round(s1_m - s_wall,m), k = k_m e_m (periodicWallOverlap),
+//   the pair (sphere, wall) with cellDist k when the boxes overlap along m: |d_k| <= r + 2 dL with
+//   d_k the sphere centre's signed distance to the image plane, the aperiodic collider's slab of an
+//   axis-aligned wall. (V) holds for a wall along axis m (a wall with a prescribed velocity moves
+//   its slab), and a run is forced when a wall's axis is no longer the run's; (E) measures a wall
+//   like a sphere. The wall's bounds stay in the lists (zero width on the other axes) but the sweep
+//   never pairs them. A sphere sees only the nearest image: as in an aperiodic scene a wall is a
+//   half-space only within that slab, and the period along the wall's normal must be large enough
+//   that no sphere reaches the next image from behind (a floor with the period far above the bed).
+//
 // Errors (std::invalid_argument): a box as wide as half the cell or more along a transformed axis
-// (seed: "particles do not span more than half of the current cell size"), walls in a periodic scene.
+// (seed: "particles do not span more than half of the current cell size"; a facet: subdivide the
+// mesh), a wall not parallel to two of the cell's side vectors (at a run, also when the cell has
+// deformed so that it no longer is).
 
 #include "cell.hpp"
 #include "collider.hpp"
@@ -72,10 +101,32 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <tuple>
 #include <vector>
 
 namespace dem {
+
+// Relative round-off of the test a . h_j = 0 (a unit wall normal, h_j a column of H):
+// |a . h_j| <= kWallParallel |h_j|. Normalising a and forming the dot product err by a few eps; the
+// margin leaves room for the round-off that H's update (cell.hpp, eq. (33)) may accumulate.
+inline constexpr double kWallParallel = 1e-12;
+// The column m of H to which a wall with unit normal `normal` is not parallel, when it is parallel
+// to the two others (normal . h_j = 0 to round-off); -1 otherwise (not meaningful in the cell).
+int wallCellAxis(const Vec3& normal, const Mat3& H);
+// Periodic overlap of body 1's box (s1, h1) with a wall's slab (s2, h2) along its cell axis m: on
+// overlap, k = k_m e_m with k_m = round(s1_m - s2_m), the wall's nearest image.
+bool periodicWallOverlap(const Vec3& s1, const Vec3& h1, const Vec3& s2, const Vec3& h2, int m, Eigen::Vector3i& k);
+// What is wrong with body i in this cell with sweep length dL (its box as wide as half the cell, a
+// wall not parallel to two side vectors), as the collider's run reports it; empty when nothing.
+std::string periodicBodyProblem(const Particles& p, std::size_t i, const Cell& cell, double dL);
+
+// Gives the vertices of each mesh that lie at the same place modulo the cell's lattice (their
+// reference positions v0 differ by H k, k integer, to round-off: fractional coordinates equal modulo
+// 1 within 1e-12) the same id, so that a mesh periodic in the cell (a floor whose edge vertices at
+// x = 0 and x = L_x meet) is connected across the periodic boundary: a sphere rolling over the seam
+// keeps one contact and its spring (facet_contacts.hpp). Ids stay below Mesh::vertices. Idempotent.
+void sharePeriodicVertices(Particles& p, const Mat3& H);
 
 class PeriodicCollider {
  public:
@@ -150,6 +201,9 @@ class PeriodicCollider {
   // body 1's and body 2's image's places at the run (GapAtRun{} without H_run)
   GapAtRun gapAtRun(const Particles& p, const ContactPair& c) const;
   void computeBoxes(const Particles& p, const Cell& cell);
+  // Whether the stored boxes of bodies i1, i2 (a contact's order) overlap, through i2's image k.
+  bool overlapAt(const Particles& p, std::uint32_t i1, std::uint32_t i2, Eigen::Vector3i& k) const;
+  void wallPass(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts) const;
   void handleInversion(std::uint32_t a, std::uint32_t b, const Particles& p, const std::vector<Material>& materials,
                        ContactStore& contacts) const;
   void fullRun(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts);
@@ -160,8 +214,9 @@ class PeriodicCollider {
 // the cell offset of the image of b that overlaps a (b's position + H k).
 bool periodicBoxesOverlap(const Vec3& sa, const Vec3& ha, const Vec3& sb, const Vec3& hb, Eigen::Vector3i& k);
 
-// Test oracle only: all pairs (id1 < id2, cellDist) whose boxes overlap in the periodic cell,
-// built from the current positions exactly as the collider builds them; O(N^2), sorted.
+// Test oracle only: all pairs (id1, id2 in a contact's order, cellDist) whose boxes overlap in the
+// periodic cell, built from the current positions exactly as the collider builds them (walls with
+// their nearest image); O(N^2), sorted.
 using PeriodicPair = std::tuple<std::uint32_t, std::uint32_t, std::array<int, 3>>;
 std::vector<PeriodicPair> bruteForcePeriodicPairs(const Particles& p, const Cell& cell, double dL);
 

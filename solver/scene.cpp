@@ -80,6 +80,7 @@ void Scene::validate() {
       throw std::invalid_argument(s.str());
     }
   }
+  if (cell && !particles.meshes.empty()) sharePeriodicVertices(particles, cell->H());  // (meshes across the seams)
   liftMass_ = 0.0;
   for (std::size_t i = 0; i < particles.size(); ++i)
     if (!particles.isBoundary(i) && !particles.isClump[i]) liftMass_ += particles.mass[i] * particles.radius[i];
@@ -219,7 +220,9 @@ void Scene::contactForces(StageClock& clock) {
 // that ends at t_n, (P_n-1 + P_n) dt/2, its first half pending since the last step (none on the
 // first step). (The blocked axes' share: DriveWork, drive_work.hpp.)
 void Scene::bookMeshWork() {
-  const double power = -meshLoadPower(particles, contacts, time);  // input to the system
+  std::optional<PeriodicShift> shift;  // (the contact stage's: H_n, the cell not advanced yet)
+  if (cell) shift = PeriodicShift{cell->H(), cell->imageVelocity()};
+  const double power = -meshLoadPower(particles, contacts, time, shift ? &*shift : nullptr);  // input to the system
   if (stepCount > 0) energy.boundaryWork += energy.boundaryPending + 0.5 * dt_ * power;
   energy.boundaryPending = 0.5 * dt_ * power;
 }
@@ -270,7 +273,11 @@ void Scene::step() {
 
 bool Scene::flipCell() {
   if (!cell) return false;
-  const Eigen::Matrix3i F = cell->flip();
+  // a wall's cell axis is never subtracted from the columns its plane contains (they stay in it)
+  unsigned kept = 0;
+  for (const Wall& w : particles.walls)
+    if (const int m = wallCellAxis(w.normal, cell->H()); m >= 0) kept |= 1u << m;
+  const Eigen::Matrix3i F = cell->flip(kept);
   if (F == Eigen::Matrix3i::Identity()) return false;
   // det F = 1: F^{-1} is the integer adjugate; rounding the double inverse gives it exactly.
   const Eigen::Matrix3i Finv = F.cast<double>().inverse().array().round().cast<int>().matrix();

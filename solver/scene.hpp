@@ -120,7 +120,12 @@ class Scene {
   // Runaway detection after every step (runaway.hpp); runaway.energyCheck turns criterion 2 off.
   RunawayMonitor runaway;
   // Makes the scene periodic with this cell (set its velocity gradient with cell->setVelGrad).
-  void setCell(const Cell& c) { cell = c; }
+  // Mesh vertices at the same place modulo the cell's lattice then share their ids (before the
+  // first step: sharePeriodicVertices).
+  void setCell(const Cell& c) {
+    cell = c;
+    validatedParticles_ = 0;
+  }
 
   // Starts every free particle consistently on the affine field of the cell's (next) velocity
   // gradient L (verification theory 4.3): the stored velocity becomes the mid-step
@@ -135,9 +140,9 @@ class Scene {
   // without the spin term). Throws std::logic_error without a cell or dt.
   void startOnAffineField();
 
-  // Flips the cell (Cell::flip) and maps every contact's cellDist k to F^{-1} k, so that each
-  // contact keeps the same image (x2 + H k unchanged); the collider rebuilds its lists at the next
-  // step. Returns whether the cell changed. Called after every step when cell->flipFlippable.
+  // Flips the cell (Cell::flip, keeping the walls' cell axes) and maps every contact's cellDist k to F^{-1} k, so that
+  // each contact keeps the same image (x2 + H k unchanged); the collider rebuilds its lists at the next step. Returns
+  // whether the cell changed. Called after every step when cell->flipFlippable.
   bool flipCell();
 
   // After the contacts and the collider state were restored (io/checkpoint.hpp): recovers which

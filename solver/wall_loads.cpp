@@ -1,13 +1,14 @@
 #include "wall_loads.hpp"
 
+#include "contact_geometry.hpp"
 #include "mesh_motion.hpp"
 
 #include <algorithm>
 
 namespace dem {
 
-// F_w = sum (-F_c), T_w = sum (c - x_w) x (-F_c) over the wall's real contacts
-std::vector<WallLoad> wallLoads(const Particles& p, const ContactStore& contacts) {
+// F_w = sum (-F_c), T_w = sum (c - H k - x_w) x (-F_c) over the wall's real contacts
+std::vector<WallLoad> wallLoads(const Particles& p, const ContactStore& contacts, const Mat3* H) {
   std::vector<WallLoad> loads;
   std::vector<std::size_t> slot(p.size(), 0);
   for (std::size_t i = 0; i < p.size(); ++i)
@@ -20,12 +21,12 @@ std::vector<WallLoad> wallLoads(const Particles& p, const ContactStore& contacts
     WallLoad& w = loads[slot[contacts.id2(k)]];
     const Vec3 f = -contacts.vec(col::fx, k);
     w.force += f;
-    w.torque += (contacts.vec(col::px, k) - p.pos[w.id]).cross(f);
+    w.torque += (contacts.vec(col::px, k) - secondPosition(p, contacts.id2(k), contacts.cellDist(k), H)).cross(f);
   }
   return loads;
 }
 
-std::vector<MeshLoad> meshLoads(const Particles& p, const ContactStore& contacts, double t) {
+std::vector<MeshLoad> meshLoads(const Particles& p, const ContactStore& contacts, double t, const Mat3* H) {
   std::vector<MeshLoad> loads(p.meshes.size());
   std::vector<Vec3> centre(p.meshes.size());
   for (std::size_t m = 0; m < p.meshes.size(); ++m) {
@@ -38,18 +39,22 @@ std::vector<MeshLoad> meshLoads(const Particles& p, const ContactStore& contacts
     const std::uint32_t m = p.facets[p.shapeIndex[contacts.id2(k)]].mesh;
     const Vec3 f = -contacts.vec(col::fx, k);
     loads[m].force += f;
-    loads[m].torque += (contacts.vec(col::px, k) - centre[m]).cross(f);
+    loads[m].torque += (contacts.vec(col::px, k) - (centre[m] + imageOffset(contacts.cellDist(k), H))).cross(f);
   }
   return loads;
 }
 
-// P = sum_m F_m . v_m + T_m . w_m
-double meshLoadPower(const Particles& p, const ContactStore& contacts, double t) {
+// P = sum_k (-F_k) . (v_m + V k + w_m x (c_k - (centre + H k)))
+double meshLoadPower(const Particles& p, const ContactStore& contacts, double t, const PeriodicShift* shift) {
   if (std::none_of(p.meshes.begin(), p.meshes.end(), [](const Mesh& m) { return moves(m.motion); })) return 0.0;
   double power = 0.0;
-  for (const MeshLoad& l : meshLoads(p, contacts, t)) {
-    const MeshMotion& mo = p.meshes[l.mesh].motion;
-    power += l.force.dot(mo.vel) + l.torque.dot(mo.angVel);
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    if (!contacts.real(k) || contacts.type(k) != ContactType::SphereFacet) continue;
+    const MeshMotion& mo = p.meshes[p.facets[p.shapeIndex[contacts.id2(k)]].mesh].motion;
+    const Eigen::Vector3i& cell = contacts.cellDist(k);
+    const Vec3 centre = mo.centre + (t - mo.time0) * mo.vel + imageOffset(cell, shift ? &shift->H : nullptr);
+    const Vec3 vel = shift && !cell.isZero() ? Vec3(mo.vel + shift->vel * cell.cast<double>()) : mo.vel;
+    power += -contacts.vec(col::fx, k).dot(vel + mo.angVel.cross(contacts.vec(col::px, k) - centre));
   }
   return power;
 }

@@ -3,14 +3,15 @@
 // velocities, orientations, angular velocities, the contact list in its order with its history, and
 // the energy ledger. The same for a sheared periodic packing (examples/sheared_periodic_packing.json
 // at a higher rate: the cell flips, dt is re-evaluated from the global-stiffness estimate, contacts
-// cross the periodic boundary). Also: a version 1 file is still read and resumes (to round-off: it
-// was written by an earlier build);
-// the format's checks (magic, version, checksum, truncation) and atomicity (a failed save leaves the
-// previous file intact). A scene read back skips the same dormant contacts as the scene it was
-// saved from (Scene::recoverContactMarks; reference: the marks of the saved scene).
+// cross the periodic boundary), and for a layer falling on a wall floor around a small mesh in a cell
+// sheared in the xz plane (walls and facets in a cell, flips keeping the floor's axis). Also: a version 1 file is still
+// read and resumes (to round-off: it was written by an earlier build); the format's checks (magic, version, checksum,
+// truncation) and atomicity (a failed save leaves the previous file intact). A scene read back skips the same dormant
+// contacts as the scene it was saved from (Scene::recoverContactMarks; reference: the marks of the saved scene).
 #include "io/checkpoint.hpp"
 #include "io/scene_loader.hpp"
 #include "solver/builders.hpp"
+#include "solver/mesh_generators.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -159,6 +160,67 @@ BOOST_AUTO_TEST_CASE(resumed_sheared_periodic_packing_is_bit_identical) {
 }
 
 // io/tests/data/clump_v1.ckpt: written by checkpoint format version 1 from this scene after 50 steps.
+// 48 spheres falling onto a wall floor z = 0 around a small cube of facets, in the cell
+// (0.1, 0.1, 0.5) m sheared in the xz plane at 5 /s (flips), started on the affine field.
+Scene layerOnFloorInShearedCell() {
+  Scene s;
+  Material m{2600.0, 1e7, 0.2, 0.5};
+  m.restitution = 0.5;
+  s.materials = {m};
+  s.particles.addWall(Vec3::Zero(), Vec3::UnitZ(), 0);
+  s.particles.addMesh(boxMesh(Vec3(0.03, 0.03, 0.0), Vec3(0.045, 0.045, 0.01), true), 0);
+  const double R = 0.008;
+  for (int k = 0; k < 3; ++k)
+    for (int j = 0; j < 4; ++j)
+      for (int i = 0; i < 4; ++i) {
+        ParticleSpec p = sphereSpec(Vec3(0.0125 + 0.025 * i, 0.0125 + 0.025 * j, 0.025 + 0.02 * k), R, m.density);
+        p.vel = Vec3(0.05 * (i - 1.5), 0.03 * (j - 1.5), -0.5);
+        s.particles.add(p);
+      }
+  s.gravity = Vec3(0, 0, -9.81);
+  s.setDt(0.1 * std::sqrt(sphereMass(R, m.density) / (m.young * R)));
+  s.setCell(Cell::box(Vec3(0.1, 0.1, 0.5)));
+  Mat3 L = Mat3::Zero();
+  L(0, 2) = 5.0;
+  s.cell->setVelGrad(L);
+  s.cell->flipFlippable = true;
+  s.startOnAffineField();
+  return s;
+}
+
+BOOST_AUTO_TEST_CASE(resumed_layer_on_a_floor_in_a_sheared_cell_is_bit_identical) {
+  constexpr std::uint64_t N = 2000;
+  Scene straight = layerOnFloorInShearedCell();
+  const Mat3 H0 = straight.cell->H();
+  std::size_t wallReal = 0, facetReal = 0;
+  for (std::uint64_t k = 0; k < N; ++k) {
+    straight.step();
+    for (std::size_t c = 0; c < straight.contacts.size(); ++c) {
+      wallReal += straight.contacts.real(c) && straight.contacts.type(c) == ContactType::SphereWall;
+      facetReal += straight.contacts.real(c) && straight.contacts.type(c) == ContactType::SphereFacet;
+    }
+  }
+  std::filesystem::create_directories(kDir);
+  const std::string file = (kDir / "floor.ckpt").string();
+  {
+    Scene first = layerOnFloorInShearedCell();
+    first.run(N / 2 + 37);
+    saveCheckpoint(first, file);
+  }
+  Scene resumed = loadCheckpoint(file);
+  resumed.run(N / 2 - 37);
+  BOOST_TEST((straight.cell->H0() != H0));  // flipped
+  BOOST_TEST(wallReal > 0u);
+  BOOST_TEST(facetReal > 0u);
+  BOOST_TEST(sameBits(resumed.particles.pos, straight.particles.pos));
+  BOOST_TEST(sameBits(resumed.particles.vel, straight.particles.vel));
+  BOOST_TEST(sameBits(resumed.particles.angVel, straight.particles.angVel));
+  BOOST_TEST(sameContacts(resumed.contacts, straight.contacts));
+  BOOST_TEST(std::memcmp(&resumed.energy, &straight.energy, sizeof(EnergyLedger)) == 0);
+  BOOST_TEST((checkpointBytes(resumed) == checkpointBytes(straight)));
+  std::filesystem::remove_all(kDir);
+}
+
 Scene clumpOnFloor() {
   Scene s;
   s.materials.push_back(Material{});

@@ -309,6 +309,20 @@ nlohmann::json periodicBase() {
   })");
 }
 
+// Walls parallel to two of the cell's side vectors (a floor normal to z, a side wall normal to y
+// in the cell sheared in xy) and a mesh of facets narrower than half the cell load.
+BOOST_AUTO_TEST_CASE(periodic_scene_with_walls_and_a_mesh_loads) {
+  auto d = periodicBase();
+  d["walls"] = {{{"point", {0, 0, 0}}, {"normal", {0, 0, 1}}, {"material", "m"}},
+                {{"point", {0, 0, 0}}, {"normal", {0, 1, 0}}, {"material", "m"}}};
+  d["meshes"] =
+      nlohmann::json::array({{{"material", "m"}, {"box", {{"lo", {1.2, 1.2, 1.2}}, {"hi", {1.6, 1.6, 1.6}}}}}});
+  const LoadedScene s = loadSceneText(d.dump(), "scene.json");
+  BOOST_TEST(s.scene.particles.walls.size() == 2u);
+  BOOST_TEST(s.scene.particles.facets.size() == 12u);
+  BOOST_TEST(s.scene.cell.has_value());
+}
+
 BOOST_AUTO_TEST_CASE(periodic_scene_loads) {
   LoadedScene s = loadSceneText(periodicBase().dump(), "scene.json");
   const dem::Scene& sc = s.scene;
@@ -387,10 +401,16 @@ BOOST_AUTO_TEST_CASE(cell_errors) {
   d = periodicBase();
   d["cell"] = {1, 2, 3};
   expectError(d, "cell", "an object");
-  // walls in a periodic scene
+  // a wall in a periodic scene must be parallel to two of the cell's side vectors: normal x is
+  // orthogonal to h_3 = (0, 0, 2) only (h_2 = (0.2, 2, 0) is sheared)
   d = periodicBase();
-  d["walls"] = {{{"point", {0, 0, 0}}, {"normal", {0, 0, 1}}, {"material", "m"}}};
-  expectError(d, "walls[0]", "not supported in a periodic scene");
+  d["walls"] = {{{"point", {0, 0, 0}}, {"normal", {0, 0, 1}}, {"material", "m"}},
+                {{"point", {0, 0, 0}}, {"normal", {1, 0, 0}}, {"material", "m"}}};
+  expectError(d, "walls[1]", "not parallel to two of the periodic cell's side vectors");
+  // a facet as wide as half the cell: subdivide
+  d = periodicBase();
+  d["meshes"] = nlohmann::json::array({{{"material", "m"}, {"box", {{"lo", {0, 0, 0}}, {"hi", {1, 1, 0.5}}}}}});
+  expectError(d, "meshes[0]", "subdivide the mesh");
   // a particle larger than half the cell, named by the entry that made it
   d = periodicBase();
   d["generators"][0]["radius"] = 0.5;
@@ -547,11 +567,7 @@ BOOST_AUTO_TEST_CASE(mesh_walls) {
   d["meshes"] = nlohmann::json::array(
       {{{"material", "m"}, {"box", {{"lo", {0, 0, 0}}, {"hi", {1, 1, 1}}}}, {"motion", {{"spin", {0, 0, 1}}}}}});
   expectError(d, "meshes[0].motion.spin", "unknown");
-  d = base();
-  d["walls"] = nlohmann::json::array();
-  d["cell"] = {{"size", {10, 10, 10}}};
-  d["meshes"] = nlohmann::json::array({{{"material", "m"}, {"box", {{"lo", {0, 0, 0}}, {"hi", {1, 1, 1}}}}}});
-  expectError(d, "meshes[0]", "periodic");
+  // (meshes in a periodic cell: cell_errors)
 }
 
 // A degenerate triangle in an STL file: the error names the JSON path, the file and the triangle.

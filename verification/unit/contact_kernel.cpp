@@ -73,7 +73,7 @@ std::size_t compareFacetContacts(const Scene& s) {
   }
   Particles p = s.particles;
   FacetContactScratch decided;
-  resolveFacetContacts(p, pre, pre.size(), decided);
+  resolveFacetContacts(p, pre, pre.size(), decided, nullptr);
   ContactScratch scratch;
   contactStage(p, loop, s.dt(), scratch, Law::kind);
   std::size_t differing = 0, facetReal = 0, leftOut = 0;
