@@ -144,7 +144,11 @@ template <class Law, bool Dashpots, bool Formation, class T, class In, class Use
   // seed "Contact update": mid-step normal n_mid = (n_prev + n)/|n_prev + n|
   const V3<T> nSum = nPrev + n;
   const T invLen = 1.0 / sqrt(dot(nSum, nSum));
-  const V3<T> nMid = invLen * nSum;
+  // A normal reversed exactly in one step (a sphere's centre driven through a facet's plane): no
+  // mid-step normal and no shortest arc; n and the half turn about the frame's y axis stand in
+  // (elsewhere the same bits as without them; unit test contact_kernel/reversed_normal).
+  const MaskOf<T> reversed = dot(nSum, nSum) == 0.0;
+  const V3<T> nMid = selectV3<T>(reversed, n, invLen * nSum);
   // seed: bending rotation o_r = n_prev x n and twisting rotation o_t = n_mid (n_mid . (w1 + w2)/2) dt,
   // applied to the frame. The seed's first-order column update a - a x o_r - a x o_t followed by
   // re-normalisation is done as the composition of the same two rotations as quaternions: the
@@ -155,9 +159,16 @@ template <class Law, bool Dashpots, bool Formation, class T, class In, class Use
   const V3<T> xPrev{1.0 - 2.0 * (qPrev.y * qPrev.y + qPrev.z * qPrev.z), 2.0 * (qPrev.x * qPrev.y + qPrev.w * qPrev.z),
                     2.0 * (qPrev.x * qPrev.z - qPrev.w * qPrev.y)};
   const V3<T> oR = cross(xPrev, n);
-  const Q4<T> bent = Q4<T>{1.0 + dot(xPrev, n), oR.x, oR.y, oR.z} * qPrev;
+  const V3<T> yPrev{2.0 * (qPrev.x * qPrev.y - qPrev.w * qPrev.z), 1.0 - 2.0 * (qPrev.x * qPrev.x + qPrev.z * qPrev.z),
+                    2.0 * (qPrev.y * qPrev.z + qPrev.w * qPrev.x)};
+  const T w0 = 1.0 + dot(xPrev, n);
+  const MaskOf<T> halfTurn = w0 == 0.0 && dot(oR, oR) == 0.0;
+  const T bendW = select(halfTurn, zero, w0);
+  const V3<T> bendV = selectV3<T>(halfTurn, yPrev, oR);
+  const Q4<T> bent = Q4<T>{bendW, bendV.x, bendV.y, bendV.z} * qPrev;
   // (n_mid . w as (n_prev + n) . w / |n_prev + n|: the dot product does not wait for the square root)
-  const T halfTwist = 0.5 * (dot(nSum, 0.5 * (in.w1() + in.w2())) * invLen) * twistDt;
+  const V3<T> wMean = 0.5 * (in.w1() + in.w2());
+  const T halfTwist = 0.5 * select(reversed, dot(n, wMean), dot(nSum, wMean) * invLen) * twistDt;
   const V3<T> t = halfTwist * n;  // twist quaternion (1, t): (1, t) b = (b_w - t.b_v, b_v + b_w t + t x b_v)
   const V3<T> bv{bent.x, bent.y, bent.z};
   const V3<T> cv = bv + bent.w * t + cross(t, bv);
