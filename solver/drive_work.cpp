@@ -1,5 +1,7 @@
 #include "drive_work.hpp"
 
+#include <cstring>
+
 namespace dem {
 
 namespace {
@@ -24,11 +26,18 @@ double halfWork(const Particles& p, std::uint32_t i, const Vec3& gravity, double
 double DriveWork::begin(const Particles& p, const Vec3& gravity, double dt) {
   driven_.clear();
   double work = 0.0;
-  for (std::size_t i = 0; i < p.size(); ++i)
+  const std::uint8_t* blocked = p.blocked.data();
+  const std::size_t n = p.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    // (8 bodies at a time while none is blocked: most of a bed)
+    for (std::uint64_t word; i + 8 <= n && (std::memcpy(&word, blocked + i, 8), word == 0);) i += 8;
+    if (i >= n) break;
+    if (!blocked[i] || (p.vel[i].isZero(0.0) && p.angVel[i].isZero(0.0))) continue;  // (free, or fixed)
     if (p.isDriven(i) && p.velMidstep[i] && !p.isClumpMember(i)) {
       driven_.push_back(static_cast<std::uint32_t>(i));
       work += halfWork(p, driven_.back(), gravity, dt);
     }
+  }
   return work;
 }
 
