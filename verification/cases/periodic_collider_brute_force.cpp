@@ -35,6 +35,7 @@
 //            round-off margin enters the comparison at run steps), and criterion (V) carries its own
 //            round-off margin; any miss is a defect. No timestep sweep: one level.
 #include "cases/facet_tools.hpp"
+#include "cases/periodic_oracle.hpp"
 #include "cases/periodic_scenes.hpp"
 #include "cases/registry.hpp"
 #include "solver/periodic_collider.hpp"
@@ -45,14 +46,6 @@
 namespace dem::verify {
 
 namespace {
-
-std::vector<PeriodicPair> storePairs(const ContactStore& contacts) {
-  std::vector<PeriodicPair> pairs;
-  for (const Contact& c : contacts.records())
-    pairs.emplace_back(c.id1, c.id2, std::array<int, 3>{c.cellDist[0], c.cellDist[1], c.cellDist[2]});
-  std::sort(pairs.begin(), pairs.end());
-  return pairs;
-}
 
 struct Tally {
   double missing = 0, runMismatches = 0;
@@ -66,18 +59,9 @@ Tally compareEveryStep(Scene& s, int steps, bool flip, Series& runs) {
   Tally t;
   const std::uint64_t runs0 = s.periodicCollider.runs();
   for (int k = 0; k < steps; ++k) {
-    const Particles before = s.particles;
-    const Cell cellBefore = *s.cell;
-    const std::uint64_t r0 = s.periodicCollider.runs();
-    s.step();
-    const auto got = storePairs(s.contacts);
-    for (const PeriodicPair& q : bruteForcePeriodicPairs(before, cellBefore, 0.0))
-      t.missing += !std::binary_search(got.begin(), got.end(), q);
-    if (s.periodicCollider.runs() != r0) {
-      auto expected = bruteForcePeriodicPairs(before, cellBefore, s.periodicCollider.sweepLength());
-      std::sort(expected.begin(), expected.end());
-      t.runMismatches += got != expected;
-    }
+    const OracleStep o = stepAgainstOracle(s);
+    t.missing += o.missing;
+    t.runMismatches += o.runMismatch;
     for (const Contact& c : s.contacts.records()) {
       t.shifted += !c.cellDist.isZero();
       t.real += c.real;
