@@ -364,7 +364,7 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
         }
       }
       if (p.clump[i] != kNoClump) continue;  // clump members move with their clump (solver/clump.hpp)
-      if (p.isFacet(i)) continue;            // facets move with their mesh (mesh_motion.hpp; its work: meshPower)
+      if (p.isFacet(i)) continue;            // facets move with their mesh (mesh_motion.hpp; its work: meshLoadPower)
       const bool first = p.velMidstep[i] == 0;
       if (freeSphere(p, i, homo, fastPath)) {
         integrateFreeSphere(p, i, gravity, dt, lambda, sums);

@@ -4,10 +4,12 @@ namespace dem {
 
 bool moves(const MeshMotion& m) { return !m.vel.isZero(0.0) || !m.angVel.isZero(0.0); }
 
-// x(t) = c + v (t - t0) + R(w (t - t0)) (x0 - c)
+// c(t) = c + v (t - t0)
+Vec3 rotationCentre(const MeshMotion& m, double t) { return m.centre + (t - m.time0) * m.vel; }
+
+// x(t) = c(t) + R(w (t - t0)) (x0 - c)
 Vec3 meshPoint(const MeshMotion& m, const Vec3& x0, double t) {
-  const double s = t - m.time0;
-  return m.centre + s * m.vel + rotationQuat(s * m.angVel) * (x0 - m.centre);
+  return rotationCentre(m, t) + rotationQuat((t - m.time0) * m.angVel) * (x0 - m.centre);
 }
 
 bool hasPrescribedMotion(const Particles& p) {

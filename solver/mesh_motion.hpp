@@ -18,6 +18,9 @@ namespace dem {
 // Whether the mesh moves at all (a fixed mesh is never placed).
 bool moves(const MeshMotion& m);
 
+// The rotation centre at time t, c + v (t - t0).
+Vec3 rotationCentre(const MeshMotion& m, double t);
+
 // The position at time t of the point that was at x0 at the motion's reference time.
 Vec3 meshPoint(const MeshMotion& m, const Vec3& x0, double t);
 

@@ -31,8 +31,7 @@ std::vector<MeshLoad> meshLoads(const Particles& p, const ContactStore& contacts
   std::vector<Vec3> centre(p.meshes.size());
   for (std::size_t m = 0; m < p.meshes.size(); ++m) {
     loads[m].mesh = m;
-    const MeshMotion& mo = p.meshes[m].motion;
-    centre[m] = mo.centre + (t - mo.time0) * mo.vel;
+    centre[m] = rotationCentre(p.meshes[m].motion, t);
   }
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     if (!contacts.real(k) || contacts.type(k) != ContactType::SphereFacet) continue;
@@ -52,7 +51,7 @@ double meshLoadPower(const Particles& p, const ContactStore& contacts, double t,
     if (!contacts.real(k) || contacts.type(k) != ContactType::SphereFacet) continue;
     const MeshMotion& mo = p.meshes[p.facets[p.shapeIndex[contacts.id2(k)]].mesh].motion;
     const Eigen::Vector3i& cell = contacts.cellDist(k);
-    const Vec3 centre = mo.centre + (t - mo.time0) * mo.vel + imageOffset(cell, shift ? &shift->H : nullptr);
+    const Vec3 centre = rotationCentre(mo, t) + imageOffset(cell, shift ? &shift->H : nullptr);
     const Vec3 vel = shift && !cell.isZero() ? Vec3(mo.vel + shift->vel * cell.cast<double>()) : mo.vel;
     power += -contacts.vec(col::fx, k).dot(vel + mo.angVel.cross(contacts.vec(col::px, k) - centre));
   }
