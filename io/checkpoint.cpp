@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <numeric>
 #include <sstream>
 #include <type_traits>
 
@@ -237,6 +238,9 @@ Particles readParticles(Reader& r, std::uint32_t version) {
         p.shapeIndex.size(), p.clump.size(), p.isClump.size()})
     if (m != n) r.fail("particle arrays of different lengths");
   if (n > std::numeric_limits<std::uint32_t>::max() / 2) r.fail("too many particles");
+  p.userId.resize(n);
+  std::iota(p.userId.begin(), p.userId.end(), std::uint32_t{0});
+  p.slotOf = p.userId;
   for (std::size_t i = 0; i < n; ++i) {
     if (p.shape[i] == Shape::Wall && p.shapeIndex[i] >= p.walls.size()) r.fail("wall index out of range");
     if (p.shape[i] == Shape::Facet && p.shapeIndex[i] >= p.facets.size()) r.fail("facet index out of range");

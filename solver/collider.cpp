@@ -55,7 +55,7 @@ Contact makeContact(const Particles& p, const std::vector<Material>& materials, 
   c.type = e.type.value_or(ContactType::SphereWall);
   c.id1 = e.swap ? b : a;
   c.id2 = e.swap ? a : b;
-  if (c.type == ContactType::SphereSphere && c.id1 > c.id2) std::swap(c.id1, c.id2);
+  if (c.type == ContactType::SphereSphere && p.userBefore(c.id2, c.id1)) std::swap(c.id1, c.id2);
   c.params = mixParams(law, pairMaterials(p, materials, c.id1, c.id2, c.type != ContactType::SphereSphere));
   return c;
 }

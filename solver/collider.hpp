@@ -130,7 +130,7 @@ class Collider {
 // Sweep length dL for a verletDist setting (negative: fraction of the smallest sphere radius).
 double sweepLengthFor(const Particles& p, double verletDist);
 
-// A new potential contact between a and b: ids ordered (sphere-sphere: id1 < id2; sphere-wall:
+// A new potential contact between a and b: ids ordered (sphere-sphere: id1 before id2 in user ids (Particles::userId); sphere-wall:
 // id1 = sphere; the shape-pair table), type set, the parameters of law `law` from the materials.
 Contact makeContact(const Particles& p, const std::vector<Material>& materials, std::uint32_t a, std::uint32_t b,
                     ContactLaw law = ContactLaw::Cundall);

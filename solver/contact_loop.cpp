@@ -204,29 +204,12 @@ template <class Law, bool Dashpots>
       });
 }
 
-// Adds a contact's force and torques to the per-particle sums f, t (the serial path of
-// contactStage): particle 1 receives force and torque1, particle 2 -force and torque2. The nine
-// components are read one by one from wherever they lie (no wide load of narrow stores).
-template <class Component>
-[[gnu::always_inline]] inline void addToBodies(std::uint32_t i1, std::uint32_t i2, Component&& component, Vec3* f,
-                                               Vec3* t) {
-  for (std::size_t w = 0; w < 3; ++w) {
-    const auto e = static_cast<Eigen::Index>(w);
-    const double force = component(col::fx + w);
-    f[i1][e] += force;
-    f[i2][e] -= force;
-    t[i1][e] += component(col::t1x + w);
-    t[i2][e] += component(col::t2x + w);
-  }
-}
-
-// Where the contact stage puts each evaluated contact's force and torques: added to the bodies' sums
-// (one thread: force, torque non-null), or copied to a compact array for the gather (loads).
+// Where the contact stage puts each evaluated contact's results for the per-body gather (stage):
+// force and torques, energies, and with a cell the branch vector.
 struct LoadSink {
-  Vec3* force = nullptr;
-  Vec3* torque = nullptr;
   ContactLoad* loads = nullptr;
-  bool stress = false;  // sum the contact stress (a periodic cell)
+  ContactEnergies* energies = nullptr;
+  Vec3* branch = nullptr;  // a periodic cell (the contact stress), else nullptr
 };
 
 // A batch: the kLanes consecutive contacts [k0, k0 + kLanes), those before `end`. Those that were
@@ -253,12 +236,11 @@ inline bool stageBatch(const Particles& p, const ContactStore& cs, std::size_t k
   return any;
 }
 
-// The rest of the batch at k0 after the kernel (its results in `out`, kernel lanes in `in`): the
-// sink and the energy sums, in contact order.
+// The rest of the batch at k0 after the kernel (its results in `out`, kernel lanes in `in`): each
+// contact's results to the sink (summed per body by the gather, stage) and its real flag.
 template <class Law, bool Dashpots>
 inline void finishBatch(ContactStore& cs, std::size_t k0, std::size_t end, const LaneInputs<inCount>& in,
-                        const LaneOutputs& out, const LoadSink& sink, ContactStageResult& sums,
-                        std::vector<std::uint32_t>& changed) {
+                        const LaneOutputs& out, const LoadSink& sink, std::vector<std::uint32_t>& changed) {
   std::uint8_t* real = cs.realData();
   const std::size_t n = std::min(kLanes, end - k0);
   for (std::size_t j = 0; j < n; ++j) {
@@ -267,6 +249,7 @@ inline void finishBatch(ContactStore& cs, std::size_t k0, std::size_t end, const
       // apart, and not real at the last step: no force; the release of a separation was booked then
       double& dissipated = cs.at(col::dissipated, k);
       if (dissipated != 0.0) dissipated = 0.0;
+      sink.energies[k] = ContactEnergies{};
       continue;
     }
     const std::uint8_t now = out.f[outReal].v[j] != 0.0;
@@ -275,44 +258,33 @@ inline void finishBatch(ContactStore& cs, std::size_t k0, std::size_t end, const
       if (!now) cs.resetFrame(k);
     }
     real[k] = now;
-    sums.elastic += out.f[outElastic].v[j];
-    sums.dissipated += out.f[outSlip].v[j];
-    if constexpr (Dashpots) sums.viscous += out.f[outViscous].v[j];        // (zero without dashpots)
-    if constexpr (Law::kSpringTerm) sums.spring += out.f[outSpring].v[j];  // (zero for a constant stiffness)
-    if (sink.stress && out.f[outReal].v[j] != 0.0 && cs.typeData()[k] == ContactType::SphereSphere)
-      addContactStress(sums.stressSum, out.vec(outF, j), in.vec(inD, j));  // l = d = x2 + H k - x1 (staged)
-    if (sink.force) {
-      // the kernel's results: col::fx .. col::t2z are outF .. outT2 + 2
-      const auto lane = [&](std::size_t c) __attribute__((always_inline)) { return out.f[c - col::fx + outF].v[j]; };
-      if (real[k]) addToBodies(cs.id1Data()[k], cs.id2Data()[k], lane, sink.force, sink.torque);
-    } else {
-      sink.loads[k] = {out.vec(outF, j), out.vec(outT1, j), out.vec(outT2, j)};
-    }
-    // (A contact that is not real holds zero force and torques: it is skipped.)
+    ContactEnergies& e = sink.energies[k];
+    e.elastic = out.f[outElastic].v[j];
+    e.slip = out.f[outSlip].v[j];
+    e.viscous = Dashpots ? out.f[outViscous].v[j] : 0.0;
+    e.spring = Law::kSpringTerm ? out.f[outSpring].v[j] : 0.0;
+    sink.loads[k] = {out.vec(outF, j), out.vec(outT1, j), out.vec(outT2, j)};
+    if (sink.branch) sink.branch[k] = in.vec(inD, j);  // l = d = x2 + H k - x1 (staged)
   }
 }
 
 // How many contacts ahead of the batch being evaluated their bodies are fetched into cache.
 constexpr std::size_t kPrefetchAhead = 4 * kLanes;
 
-// Requests the cache lines of the state of bodies i1 and i2 that a contact reads and writes.
-inline void prefetchBodies(const Particles& p, const LoadSink& sink, std::uint32_t i1, std::uint32_t i2) {
+// Requests the cache lines of the state of bodies i1 and i2 that a contact reads.
+inline void prefetchBodies(const Particles& p, std::uint32_t i1, std::uint32_t i2) {
   for (const std::uint32_t i : {i1, i2}) {
     __builtin_prefetch(p.pos[i].data());
     __builtin_prefetch(p.vel[i].data());
     __builtin_prefetch(p.angVel[i].data());
-    if (sink.force) {
-      __builtin_prefetch(sink.force[i].data(), 1);
-      __builtin_prefetch(sink.torque[i].data(), 1);
-    }
   }
 }
 
-// Evaluates the contacts of block b (of nc) and returns their energy sums (in contact order);
-// `changed` receives the contacts whose real flag changed, in increasing index. Batches never
-// straddle blocks (kEnergyBlock is a multiple of kLanes), so they are the same for any thread count.
+// Evaluates the contacts of block b (of nc) into the sink; `changed` receives the contacts whose
+// real flag changed, in increasing index. Batches never straddle blocks (kEnergyBlock is a multiple
+// of kLanes), so they are the same for any thread count.
 template <class Law, bool Dashpots>
-ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, std::size_t nc, std::size_t b, double dt,
+void evaluateBlock(const Particles& p, ContactStore& cs, std::size_t nc, std::size_t b, double dt,
                                  const PeriodicShift* shift, const FacetContactScratch* facets, const LoadSink& sink,
                                  std::vector<std::uint32_t>& changed) {
   changed.clear();
@@ -322,7 +294,6 @@ ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, std::size
   LaneInputs<inCount> in[2];
   for (auto& x : in)
     for (std::size_t j = 0; j < kLanes; ++j) stageIdleLane(x, j);
-  ContactStageResult sums;
   const std::size_t begin = b * kEnergyBlock, end = std::min(nc, (b + 1) * kEnergyBlock);
   const std::uint32_t* id1 = cs.id1Data();
   const std::uint32_t* id2 = cs.id2Data();
@@ -334,12 +305,10 @@ ContactStageResult evaluateBlock(const Particles& p, ContactStore& cs, std::size
     // The bodies of the contacts kPrefetchAhead ahead into cache (their ids are in order in the
     // columns, the bodies anywhere in memory).
     for (std::size_t a = k + kPrefetchAhead; a < std::min(end, k + kPrefetchAhead + kLanes); ++a)
-      prefetchBodies(p, sink, id1[a], id2[a]);
+      prefetchBodies(p, id1[a], id2[a]);
     any = k + kLanes < end && stageBatch(p, cs, k + kLanes, end, shift, facets, in[s ^ 1]);
-    finishBatch<Law, Dashpots>(cs, k, end, in[s], out, sink, sums,
-                               changed);  // (without a kernel lane, `out` is not read)
+    finishBatch<Law, Dashpots>(cs, k, end, in[s], out, sink, changed);  // (without a kernel lane, `out` is not read)
   }
-  return sums;
 }
 
 // ContactStore::gatherVisited with the loop's choice for each contact after the real ones: real, or
@@ -373,6 +342,66 @@ std::size_t gatherVisited(const Particles& p, ContactStore& cs, const PeriodicSh
   return cs.gatherVisited(visit);
 }
 
+// Per-body sums of the bodies in slots [b kEnergyBlock, (b + 1) kEnergyBlock): each body adds its
+// own visited contacts in the order of their partners' user ids (the adjacency), whatever the
+// contacts' and the bodies' slots: the same bits for any storage order and any thread count. The
+// force of a real contact goes to both bodies (the second receives -force: negation is exact);
+// contacts that are not real hold no force and are skipped (adding their zeros could turn a force
+// of -0 into +0). Each contact's energies (and with a cell its stress) go to its first body
+// (scratch.bodies, bodyStress).
+void gatherBodies(Particles& p, const ContactStore& contacts, std::size_t nc, ContactScratch& scratch, bool stress,
+                  std::size_t b) {
+  const std::uint32_t* off = contacts.adjOffset().data();
+  const std::uint32_t* cnt = contacts.adjCount().data();
+  const std::uint32_t* ent = contacts.adjEntry().data();
+  const std::uint8_t* real = contacts.realData();
+  const ContactType* type = contacts.typeData();
+  static_cast<void>(nc);  // (assertions only)
+  for (std::size_t i = b * kEnergyBlock; i < std::min(p.size(), (b + 1) * kEnergyBlock); ++i) {
+    Vec3 f = p.force[i], t = p.torque[i];
+    ContactEnergies e;
+    std::array<double, 9> s{};
+    for (std::uint32_t a = off[i]; a < off[i] + cnt[i]; ++a) {
+      const std::uint32_t k = ent[a] >> 1;
+      DEM_ASSERT(k < nc, "gatherBodies: the adjacency lists the visited contacts");
+      const bool second = (ent[a] & 1u) != 0;
+      const ContactLoad& c = scratch.loads[k];
+      if (!second) {
+        e += scratch.energies[k];
+        if (stress && real[k] && type[k] == ContactType::SphereSphere) addContactStress(s, c.force, scratch.branch[k]);
+      }
+      if (!real[k]) continue;
+      f += (second ? -1.0 : 1.0) * c.force;
+      t += second ? c.torque2 : c.torque1;
+    }
+    p.force[i] = f;
+    p.torque[i] = t;
+    scratch.bodies[i] = e;
+    if (stress) scratch.bodyStress[i] = s;
+  }
+}
+
+// The bodies' sums of the user ids [b kEnergyBlock, (b + 1) kEnergyBlock), in the order of user ids
+// (the same bits for any storage order and thread count).
+ContactStageResult sumBodies(const Particles& p, const ContactScratch& scratch, bool stress, std::size_t b) {
+  ContactEnergies e;
+  std::array<double, 9> s{};
+  for (std::size_t u = b * kEnergyBlock; u < std::min(p.size(), (b + 1) * kEnergyBlock); ++u) {
+    const std::uint32_t i = p.slotOf[u];
+    e += scratch.bodies[i];
+    if (stress)
+      for (std::size_t q = 0; q < 9; ++q) s[q] += scratch.bodyStress[i][q];
+  }
+  ContactStageResult r;
+  r.elastic = e.elastic;
+  r.dissipated = e.slip;
+  r.viscous = e.viscous;
+  r.spring = e.spring;
+  for (int row = 0; row < 3; ++row)
+    for (int c = 0; c < 3; ++c) r.stressSum(row, c) = s[static_cast<std::size_t>(3 * row + c)];
+  return r;
+}
+
 template <class Law, bool Dashpots>
 ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
                          const PeriodicShift* shift) {
@@ -382,7 +411,6 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
   // visited; the rest are apart and hold defaults: the loop would leave their lanes idle.
   const std::size_t nc = gatherVisited(p, contacts, shift, scratch.visit), n = p.size();
   const std::size_t nBlocks = (nc + kEnergyBlock - 1) / kEnergyBlock;
-  scratch.blocks.assign(nBlocks, ContactStageResult{});
   // mesh walls: which facet contacts count, histories moved across shared edges
   const bool facets = !p.facets.empty();
   const bool facetChanges =
@@ -394,56 +422,40 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
 #else
   const bool parallel = false;
 #endif
+  scratch.loads.resize(nc);
+  scratch.energies.resize(nc);
+  if (shift) scratch.branch.resize(nc);
+  const LoadSink sink{scratch.loads.data(), scratch.energies.data(), shift ? scratch.branch.data() : nullptr};
+  // Blocks dealt round-robin: the real contacts, which cost the most, lie in front (partitionReal).
+#pragma omp parallel for schedule(static, 1) if (parallel)
+  for (std::size_t b = 0; b < nBlocks; ++b)
+    evaluateBlock<Law, Dashpots>(p, contacts, nc, b, dt, shift, facetScratch, sink, scratch.changed[b]);
 
-  if (!parallel) {
-    // One thread: each contact is added to its two bodies' forces and torques as soon as it is
-    // evaluated. A particle's force then receives its contacts in increasing contact index, starting
-    // from the force it had before the stage: the same operations in the same order as the gather
-    // below (f - F equals f + (-1) F exactly), so both paths give the same bits.
-    const LoadSink sink{p.force.data(), p.torque.data(), nullptr, shift != nullptr};
-    for (std::size_t b = 0; b < nBlocks; ++b)
-      scratch.blocks[b] =
-          evaluateBlock<Law, Dashpots>(p, contacts, nc, b, dt, shift, facetScratch, sink, scratch.changed[b]);
-  } else {
-    scratch.loads.resize(nc);
-    const LoadSink sink{nullptr, nullptr, scratch.loads.data(), shift != nullptr};
-    // Blocks dealt round-robin: the real contacts, which cost the most, lie in front (partitionReal).
-#pragma omp parallel for schedule(static, 1)
-    for (std::size_t b = 0; b < nBlocks; ++b)
-      scratch.blocks[b] =
-          evaluateBlock<Law, Dashpots>(p, contacts, nc, b, dt, shift, facetScratch, sink, scratch.changed[b]);
-
-    // Force gather: each particle adds its own real contacts in increasing contact index (from the
-    // compact copies: 72 bytes per contact instead of the columns), as the one-thread path does.
-    contacts.updateAdjacency(n);
-    const auto& off = contacts.adjOffset();
-    const auto& ent = contacts.adjEntry();
-    const std::uint8_t* real = contacts.realData();
+  // Per-body sums (gatherBodies), then over the bodies in the order of user ids (sumBodies): at each
+  // block's end while every body is in the slot of its user id, else after all blocks.
+  contacts.updateAdjacency(p, nc);
+  const std::size_t nBodyBlocks = (n + kEnergyBlock - 1) / kEnergyBlock;
+  scratch.bodies.resize(n);
+  if (shift) scratch.bodyStress.resize(n);
+  scratch.blocks.assign(nBodyBlocks, ContactStageResult{});
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
-    for (std::size_t i = 0; i < n; ++i) {
-      Vec3 f = p.force[i], t = p.torque[i];
-      // The second body receives -force (negation is exact). Contacts that are not real are skipped
-      // as in the one-thread path (adding their zeros could turn a force of -0 into +0).
-      for (std::uint32_t e = off[i]; e < off[i + 1] && (ent[e] >> 1) < nc; ++e) {  // (dormant ones last)
-        if (!real[ent[e] >> 1]) continue;
-        const ContactLoad& c = scratch.loads[ent[e] >> 1];
-        const bool second = (ent[e] & 1u) != 0;
-        f += (second ? -1.0 : 1.0) * c.force;
-        t += second ? c.torque2 : c.torque1;
-      }
-      p.force[i] = f;
-      p.torque[i] = t;
-    }
+  for (std::size_t b = 0; b < nBodyBlocks; ++b) {
+    gatherBodies(p, contacts, nc, scratch, shift != nullptr, b);
+    if (p.userOrder) scratch.blocks[b] = sumBodies(p, scratch, shift != nullptr, b);  // (slots = user ids: summed now)
+  }
+  if (!p.userOrder) {
+#pragma omp parallel for schedule(static) if (n > kParallelThreshold)
+    for (std::size_t b = 0; b < nBodyBlocks; ++b) scratch.blocks[b] = sumBodies(p, scratch, shift != nullptr, b);
   }
 
   // the contacts that formed or separated, for the next gathering (ContactStore::gatherReal)
-  for (std::size_t b = 0; b < nBlocks; ++b)
-    for (const std::uint32_t k : scratch.changed[b]) contacts.noteRealChanged(k);
   ContactStageResult total;
   total.realChanged = facetChanges;
   for (std::size_t b = 0; b < nBlocks; ++b) {
-    const ContactStageResult& s = scratch.blocks[b];
     total.realChanged = total.realChanged || !scratch.changed[b].empty();
+    for (const std::uint32_t k : scratch.changed[b]) contacts.noteRealChanged(k);
+  }
+  for (const ContactStageResult& s : scratch.blocks) {
     total.elastic += s.elastic;
     total.dissipated += s.dissipated;
     total.viscous += s.viscous;

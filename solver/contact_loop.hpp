@@ -3,9 +3,10 @@
 // real at the last step or may touch now, the contact kernel (contact_kernel.hpp: the shape pair's
 // geometry, the history update, the law chosen once for the stage) in batches of lanes, and the
 // contact's force and torques stored on the contact; then every particle sums its own contacts in
-// increasing contact index (ContactStore adjacency). Both loops run under OpenMP and give the same bits for any thread
-// count: no floating-point sum depends on the schedule. With one thread the forces are added while
-// the contacts are evaluated, in the same order (no second pass over the contacts).
+// the order of their partners' user ids (ContactStore adjacency), and the stage's energy and stress
+// sums are summed per body and over the bodies in the order of user ids. Both loops run under OpenMP
+// and give the same bits for any thread count and for any storage order of the bodies and the
+// contacts: no floating-point sum depends on the schedule or on the slots.
 
 #include "contact_geometry.hpp"
 #include "contact_law.hpp"
@@ -31,9 +32,26 @@ struct ContactLoad {
   Vec3 force, torque1, torque2;
 };
 
+// A contact's energies of this step (or their sums over contacts): stored at t_n, dissipated by
+// Coulomb slip, by the dashpots, and taken from shear springs by stiffness changes.
+struct ContactEnergies {
+  double elastic = 0.0, slip = 0.0, viscous = 0.0, spring = 0.0;
+  ContactEnergies& operator+=(const ContactEnergies& o) {
+    elastic += o.elastic;
+    slip += o.slip;
+    viscous += o.viscous;
+    spring += o.spring;
+    return *this;
+  }
+};
+
 struct ContactScratch {
   std::vector<ContactStageResult> blocks;           // fixed-size block sums (deterministic reduction)
-  std::vector<ContactLoad> loads;                   // per-contact copies for the gather (several threads)
+  std::vector<ContactLoad> loads;                   // per visited contact, for the per-body gather
+  std::vector<ContactEnergies> energies;            // per visited contact
+  std::vector<Vec3> branch;                         // per visited contact, with a cell (contact stress)
+  std::vector<ContactEnergies> bodies;              // per body: the energies of its contacts as body 1
+  std::vector<std::array<double, 9>> bodyStress;    // per body, with a cell: its contacts' F (x) l as body 1
   std::vector<std::vector<std::uint32_t>> changed;  // per block: contacts that formed or separated
   FacetContactScratch facets;                       // mesh walls (facet_contacts.hpp)
   std::vector<std::uint8_t> visit;                  // ContactStore::gatherVisited's flags
@@ -45,8 +63,8 @@ struct ContactScratch {
 // noted in `contacts` (ContactStore::noteRealChanged, for its next gatherReal). dashpots: false when no contact has
 // dashpots (every material's restitution is 1, Scene::hasDashpots): the stage then runs without
 // their terms (the same results up to the sign of zeros; the dashpot columns are left as they are).
-// With a cell (shift) the result also holds the Love-Weber stress sum (stress.hpp), summed in
-// contact order within fixed blocks and the blocks in order (the same bits for any thread count).
+// With a cell (shift) the result also holds the Love-Weber stress sum (stress.hpp), summed as the
+// energies are (the same bits for any thread count and storage order).
 ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
                                 ContactLaw law = ContactLaw::Cundall, const PeriodicShift* shift = nullptr,
                                 bool dashpots = true);

@@ -146,6 +146,7 @@ void ContactStore::reserve(std::size_t n) {
   real_.reserve(n);
   cellDist_.reserve(n);
   runGap_.reserve(n);
+  inAdj_.reserve(n);
   index_.reserve(n);
 }
 
@@ -182,6 +183,7 @@ void ContactStore::resizeColumns(std::size_t n) {
   real_.resize(n);
   cellDist_.resize(n, Eigen::Vector3i::Zero());
   runGap_.resize(n, kUnknownGap);
+  inAdj_.resize(n, 0);
   size_ = n;
 }
 
@@ -255,6 +257,7 @@ void ContactStore::remove(std::size_t index) {
   if (index != last) {
     set(index, get(last));
     runGap_[index] = runGap_[last];
+    inAdj_[index] = inAdj_[last];
     place(index);
   }
   resizeColumns(last);
@@ -294,49 +297,127 @@ void ContactStore::swap(std::size_t a, std::size_t b) {
   std::swap(real_[a], real_[b]);
   std::swap(cellDist_[a], cellDist_[b]);
   std::swap(runGap_[a], runGap_[b]);
+  std::swap(inAdj_[a], inAdj_[b]);
 }
 
 void ContactStore::swapAdjacency(std::size_t a, std::size_t b) {
+  // (each list is in the order of the partners' user ids, which a swap does not change)
   const std::uint32_t bodies[4] = {id1_[a], id2_[a], id1_[b], id2_[b]};
   for (std::size_t q = 0; q < 4; ++q) {
     const std::uint32_t i = bodies[q];
     if (std::find(bodies, bodies + q, i) != bodies + q) continue;  // (each body's list once)
     std::uint32_t* first = adjEntry_.data() + adjOffset_[i];
-    std::uint32_t* last = adjEntry_.data() + adjOffset_[i + 1];
+    std::uint32_t* last = first + adjCount_[i];
     for (std::uint32_t* e = first; e != last; ++e) {
       const std::uint32_t k = *e >> 1, side = *e & 1u;
       if (k == a) *e = static_cast<std::uint32_t>(b << 1) | side;
       else if (k == b) *e = static_cast<std::uint32_t>(a << 1) | side;
     }
-    std::sort(first, last);  // (a short list, nearly sorted)
   }
 }
 
-void ContactStore::updateAdjacency(std::size_t nParticles) {
-  if (adjacencyValid_ && adjParticles_ == nParticles) return;
+void ContactStore::adjacencyInsert(const Particles& p, std::uint32_t body, std::uint32_t entry) {
+  std::uint32_t* first = adjEntry_.data() + adjOffset_[body];
+  std::uint32_t* last = first + adjCount_[body];
+  DEM_ASSERT(adjOffset_[body] + adjCount_[body] < adjOffset_[body + 1], "adjacencyInsert: room in the body's list");
+  const std::uint32_t u = partnerUser(p, entry);
+  std::uint32_t* at = last;
+  while (at != first && partnerUser(p, at[-1]) > u) {
+    *at = at[-1];
+    --at;
+  }
+  *at = entry;
+  ++adjCount_[body];
+}
+
+void ContactStore::adjacencyErase(std::uint32_t body, std::uint32_t entry) {
+  std::uint32_t* first = adjEntry_.data() + adjOffset_[body];
+  std::uint32_t* last = first + adjCount_[body];
+  std::uint32_t* at = std::find(first, last, entry);
+  DEM_ASSERT(at != last, "adjacencyErase: the entry is in the body's list");
+  std::copy(at + 1, last, at);
+  --adjCount_[body];
+}
+
+void ContactStore::updateAdjacency(const Particles& p, std::size_t visited) {
+  const std::size_t nParticles = p.size(), range = activeEnd();
+  DEM_ASSERT(visited <= range, "updateAdjacency: the visited contacts are active");
+  if (adjacencyValid_ && adjParticles_ == nParticles && adjRange_ == range) {
+    // the contacts that joined or left [0, visited) since the last call (few, as the loop's choice changes)
+    std::size_t changes = 0;
+    for (std::size_t k = 0; k < range; ++k) changes += inAdj_[k] != static_cast<std::uint8_t>(k < visited);
+    if (8 * changes <= visited + 64) {
+      for (std::size_t k = 0; k < range && changes > 0; ++k) {
+        const auto want = static_cast<std::uint8_t>(k < visited);
+        if (inAdj_[k] == want) continue;
+        const auto idx = static_cast<std::uint32_t>(k);
+        if (want) {
+          adjacencyInsert(p, id1_[k], idx << 1);
+          adjacencyInsert(p, id2_[k], (idx << 1) | 1u);
+        } else {
+          adjacencyErase(id1_[k], idx << 1);
+          adjacencyErase(id2_[k], (idx << 1) | 1u);
+        }
+        inAdj_[k] = want;
+        --changes;
+      }
+      assertAdjacency(p);
+      return;
+    }
+  }
+  // Rebuilt: each body's room for its active contacts, its visited ones in front
   adjOffset_.assign(nParticles + 1, 0);
-  for (std::size_t k = 0; k < size_; ++k) {
+  adjCount_.assign(nParticles, 0);
+  for (std::size_t k = 0; k < range; ++k) {
     DEM_ASSERT(id1_[k] < nParticles && id2_[k] < nParticles, "updateAdjacency: contact ids in range of the particles");
     ++adjOffset_[id1_[k] + 1];
     ++adjOffset_[id2_[k] + 1];
   }
   for (std::size_t i = 0; i < nParticles; ++i) adjOffset_[i + 1] += adjOffset_[i];
-  adjEntry_.resize(2 * size_);
-  std::vector<std::uint32_t> fill(adjOffset_.begin(), adjOffset_.end() - 1);
-  for (std::size_t k = 0; k < size_; ++k) {
+  adjEntry_.resize(2 * range);
+  for (std::size_t k = 0; k < range; ++k) {
     const auto idx = static_cast<std::uint32_t>(k);
-    adjEntry_[fill[id1_[k]]++] = idx << 1;
-    adjEntry_[fill[id2_[k]]++] = (idx << 1) | 1u;
+    inAdj_[k] = static_cast<std::uint8_t>(k < visited);
+    if (k >= visited) continue;
+    adjEntry_[adjOffset_[id1_[k]] + adjCount_[id1_[k]]++] = idx << 1;
+    adjEntry_[adjOffset_[id2_[k]] + adjCount_[id2_[k]]++] = (idx << 1) | 1u;
+  }
+  for (std::size_t k = range; k < size_; ++k) inAdj_[k] = 0;
+  // each list in the order of the partners' user ids (no two contacts join the same bodies)
+  const auto n = static_cast<std::ptrdiff_t>(nParticles);
+#pragma omp parallel for schedule(static) if (n > static_cast<std::ptrdiff_t>(kParallelThreshold))
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    std::uint32_t* first = adjEntry_.data() + adjOffset_[static_cast<std::size_t>(i)];
+    std::uint32_t* last = first + adjCount_[static_cast<std::size_t>(i)];
+    std::sort(first, last, [&](std::uint32_t x, std::uint32_t y) { return partnerUser(p, x) < partnerUser(p, y); });
   }
   adjacencyValid_ = true;
   adjParticles_ = nParticles;
+  adjRange_ = range;
+  assertAdjacency(p);
+}
+
+void ContactStore::assertAdjacency(const Particles& p) const {
   if constexpr (kAssertions) {
-    DEM_ASSERT(adjOffset_.back() == 2 * size_, "updateAdjacency: two entries per contact");
-    for (std::size_t i = 0; i < nParticles; ++i)
-      for (std::uint32_t e = adjOffset_[i]; e < adjOffset_[i + 1]; ++e)
-        DEM_ASSERT((e == adjOffset_[i] || adjEntry_[e - 1] < adjEntry_[e]) && (adjEntry_[e] >> 1) < size_ &&
-                       ((adjEntry_[e] & 1u) ? id2_[adjEntry_[e] >> 1] : id1_[adjEntry_[e] >> 1]) == i,
-                   "updateAdjacency: each particle's list in increasing contact index, naming its own contacts");
+    for (std::size_t k = 0; k < size_; ++k)
+      DEM_ASSERT(!inAdj_[k] || k < adjRange_, "adjacency: only active contacts are listed");
+    std::size_t listed = 0;
+    for (std::size_t i = 0; i < adjParticles_; ++i) {
+      listed += adjCount_[i];
+      DEM_ASSERT(adjOffset_[i] + adjCount_[i] <= adjOffset_[i + 1], "adjacency: each list within its room");
+      for (std::uint32_t e = adjOffset_[i]; e < adjOffset_[i] + adjCount_[i]; ++e) {
+        const std::uint32_t k = adjEntry_[e] >> 1;
+        DEM_ASSERT(k < size_ && inAdj_[k] && ((adjEntry_[e] & 1u) ? id2_[k] : id1_[k]) == i,
+                   "adjacency: each entry names a listed contact of its own body");
+        DEM_ASSERT(e == adjOffset_[i] || partnerUser(p, adjEntry_[e - 1]) < partnerUser(p, adjEntry_[e]),
+                   "adjacency: each list in the order of the partners' user ids");
+      }
+    }
+    std::size_t flagged = 0;
+    for (std::size_t k = 0; k < size_; ++k) flagged += inAdj_[k];
+    DEM_ASSERT(listed == 2 * flagged, "adjacency: two entries for each listed contact");
+  } else {
+    static_cast<void>(p);
   }
 }
 
@@ -348,8 +429,8 @@ void ContactStore::assertInvariants(const Particles& p) const {
       DEM_ASSERT(a < n && b < n, "contact ids in range of the particles");
       DEM_ASSERT(static_cast<int>(type_[k]) <= static_cast<int>(ContactType::SphereFacet), "contact type known");
       if (type_[k] == ContactType::SphereSphere)
-        DEM_ASSERT(a < b && !p.isBoundary(a) && !p.isBoundary(b),
-                   "sphere-sphere contact: id1 < id2, neither a boundary");
+        DEM_ASSERT(p.userBefore(a, b) && !p.isBoundary(a) && !p.isBoundary(b),
+                   "sphere-sphere contact: id1 before id2 in user ids, neither a boundary");
       else if (type_[k] == ContactType::SphereWall)
         DEM_ASSERT(!p.isBoundary(a) && p.isWall(b), "sphere-wall contact: id1 a sphere, id2 a wall");
       else DEM_ASSERT(!p.isBoundary(a) && p.isFacet(b), "sphere-facet contact: id1 a sphere, id2 a facet");
@@ -369,13 +450,7 @@ void ContactStore::assertInvariants(const Particles& p) const {
         DEM_ASSERT(data_[offset(c, k)] == kDefault.v[c],
                    "the column entries from columnEnd() on hold a default Contact (the batches' idle lanes)");
     for (std::size_t k = limit_; k < size_; ++k) DEM_ASSERT(!real_[k], "a lean contact is not real");
-    if (adjacencyValid_) {
-      DEM_ASSERT(adjOffset_.size() == adjParticles_ + 1 && adjEntry_.size() == 2 * size_, "adjacency sizes");
-      for (std::size_t i = 0; i < adjParticles_; ++i)
-        for (std::uint32_t e = adjOffset_[i]; e < adjOffset_[i + 1]; ++e)
-          DEM_ASSERT((e == adjOffset_[i] || adjEntry_[e - 1] < adjEntry_[e]) && (adjEntry_[e] >> 1) < size_,
-                     "adjacency: each particle's list sorted and in range");
-    }
+    if (adjacencyValid_) assertAdjacency(p);
   } else {
     static_cast<void>(p);
   }
@@ -499,6 +574,7 @@ void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
   apply(real_);
   apply(cellDist_);
   apply(runGap_);
+  apply(inAdj_);
   for (std::size_t m = 0; m < order.size(); ++m)
     if (order[m] != begin + m) place(begin + m);
   adjacencyValid_ = false;

@@ -23,6 +23,7 @@
 #include "column_buffer.hpp"
 #include "contact_law.hpp"
 #include "math.hpp"
+#include "particles.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -32,7 +33,6 @@
 
 namespace dem {
 
-struct Particles;
 
 enum class ContactType : std::uint8_t { SphereSphere = 0, SphereWall = 1, SphereFacet = 2 };
 
@@ -330,6 +330,7 @@ class ContactStore {
   // release was booked at the step it happened, and the loop would zero it at the next).
   template <class Dormant>
   void partition(Dormant&& dormant) {
+    adjacencyValid_ = false;  // (the active contacts change: the adjacency's room with them)
     const std::size_t real = partitionBy(0, size_, [&](std::size_t k) { return real_[k] != 0; });
     realEnd_ = real;
     activeEnd_ = partitionBy(real, size_, [&](std::size_t k) { return !dormant(pair(k)); });
@@ -372,7 +373,10 @@ class ContactStore {
     gathered_ = false;
   }
   // Every dormant contact active again (until the next partition): the dormant marks no longer hold.
-  void wakeDormant() { activeEnd_ = SIZE_MAX; }
+  void wakeDormant() {
+    activeEnd_ = SIZE_MAX;
+    adjacencyValid_ = false;
+  }
   // After the store was read back (a checkpoint): the marks of the last partition recovered from the
   // order, without moving any contact: realEnd after the leading real contacts, activeEnd before the
   // longest tail of contacts that are not real, hold no `dissipated` and are dormant (as partition()
@@ -386,6 +390,7 @@ class ContactStore {
     while (a > r && !real_[a - 1] && self.at(col::dissipated, a - 1) == 0.0 && dormant(pair(a - 1))) --a;
     realEnd_ = r;
     activeEnd_ = a;
+    adjacencyValid_ = false;
   }
   // The end of the real contacts at the last partition (contacts formed or separated since are on
   // either side); the whole list before the first partition.
@@ -405,11 +410,21 @@ class ContactStore {
     return n;
   }
 
-  // Per-particle list of (contact index << 1 | side), side 0 = particle is id1, 1 = id2, in
-  // increasing contact index; rebuilt only after the contact set changed.
-  void updateAdjacency(std::size_t nParticles);
+  // Per-particle list of the visited contacts [0, visited) as (contact index << 1 | side), side 0 =
+  // the particle is id1, 1 = id2, in the order of the partners' user ids (Particles::userId): the
+  // order in which a body sums its contacts, whatever the contacts' and the bodies' places in
+  // storage. Body i's list: adjEntry()[adjOffset()[i] .. adjOffset()[i] + adjCount()[i]). Each body
+  // has room for its active contacts (those before activeEnd(), a set that only a partition or the
+  // collider changes), so that the contacts joining or leaving the visited ones from one step to
+  // the next are inserted or erased in place; swaps keep it valid. Call after gatherVisited.
+  void updateAdjacency(const Particles& p, std::size_t visited);
   const std::vector<std::uint32_t>& adjOffset() const { return adjOffset_; }
+  const std::vector<std::uint32_t>& adjCount() const { return adjCount_; }
   const std::vector<std::uint32_t>& adjEntry() const { return adjEntry_; }
+  // The user id of the other body of adjacency entry e.
+  std::uint32_t partnerUser(const Particles& p, std::uint32_t e) const {
+    return p.userId[(e & 1u) ? id1_[e >> 1] : id2_[e >> 1]];
+  }
 
   // Debug builds (DEM_ASSERTIONS, solver/assert.hpp): DEM_ASSERTs every invariant of the stored
   // contacts against the particles `p`: ids in range, sphere-sphere id1 < id2 and neither a wall,
@@ -452,9 +467,13 @@ class ContactStore {
   std::vector<std::uint8_t> real_;
   std::vector<Eigen::Vector3i> cellDist_;
   PairIndex index_;
-  std::vector<std::uint32_t> adjOffset_, adjEntry_;
+  std::vector<std::uint32_t> adjOffset_, adjCount_, adjEntry_;
+  std::vector<std::uint8_t> inAdj_;  // contact k is listed in the adjacency (moved with each contact)
   bool adjacencyValid_ = false;
-  std::size_t adjParticles_ = 0;
+  std::size_t adjParticles_ = 0, adjRange_ = 0;  // the bodies and the active contacts it was built for
+  void adjacencyInsert(const Particles& p, std::uint32_t body, std::uint32_t entry);
+  void adjacencyErase(std::uint32_t body, std::uint32_t entry);
+  void assertAdjacency(const Particles& p) const;
   std::size_t realEnd_ = SIZE_MAX, activeEnd_ = SIZE_MAX;
   bool moved_ = false;       // the last partitionBy moved contacts
   bool realChanged_ = true;  // real flags changed since the last gatherReal (true: unknown)
@@ -483,8 +502,8 @@ class ContactStore {
   void place(std::size_t index);
   void resizeColumns(std::size_t n);  // size() becomes n; new and dropped entries hold a default Contact
   void swap(std::size_t a, std::size_t b);
-  // After swap(a, b): the entries of the bodies of both contacts name their new indices, each list
-  // still in increasing contact index (the adjacency stays valid).
+  // After swap(a, b): the entries of the bodies of both contacts name their new indices (the
+  // adjacency stays valid).
   void swapAdjacency(std::size_t a, std::size_t b);
   // Sorts the contacts [begin, end) by (id1, id2) (the pair map follows).
   void sortByBodies(std::size_t begin, std::size_t end);

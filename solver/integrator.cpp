@@ -136,9 +136,8 @@ inline AsphericalRotation rotateAsphericalDamped(const Particles& p, std::size_t
 }
 
 // Runaway check folded into the integration pass: a NaN or inf anywhere makes the sum non-finite.
-inline void noteNonFinite(const Particles& p, std::size_t i, IntegratorScratch::Sums& sums) {
-  if (!std::isfinite(p.pos[i].sum() + p.vel[i].sum() + p.angVel[i].sum()) && sums.firstNonFinite == IntegratorScratch::npos)
-    sums.firstNonFinite = i;
+inline bool nonFinite(const Particles& p, std::size_t i) {
+  return !std::isfinite(p.pos[i].sum() + p.vel[i].sum() + p.angVel[i].sum());
 }
 
 // The common case: free spherical bodies (no blocked axis, already integrated, outside a deforming
@@ -235,18 +234,16 @@ inline Q4<double> rotatedLarge(const Vec3& w, const Quat& ori, double dt) {
   return {inv * q.w, inv * q.x, inv * q.y, inv * q.z};
 }
 
-// Adds one sphere's terms to the block's sums (the order of the general path).
-inline void addTerms(IntegratorScratch::Sums& sums, std::size_t i, double kinetic, double rotational, const Vec3& gravity,
-                     double dampingNow, double dampingPending) {
-  sums.kinetic += kinetic;
-  for (int w = 0; w < 3; ++w) sums.gravity -= gravity[w];
-  sums.dampingNow -= dampingNow;
-  sums.dampingPending -= dampingPending;
-  sums.rotational += rotational;
-  if (kinetic + rotational > sums.maxKinetic) {
-    sums.maxKinetic = kinetic + rotational;
-    sums.fastest = i;
-  }
+// One sphere's terms as the ledger sums them (the general path's signs).
+inline IntegratorScratch::Terms freeSphereTerms(double kinetic, double rotational, const Vec3& gravity, double dampingNow,
+                                                double dampingPending) {
+  IntegratorScratch::Terms t;
+  t.kinetic = kinetic;
+  t.rotational = rotational;
+  for (int w = 0; w < 3; ++w) t.gravity -= gravity[w];
+  t.dampingNow = -dampingNow;
+  t.dampingPending = -dampingPending;
+  return t;
 }
 
 // The fast path damps the whole force: with dampGravity off (and damping) every body takes the general path.
@@ -255,7 +252,7 @@ inline bool freeSphere(const Particles& p, std::size_t i, const HomoDeform* homo
 }
 
 inline void integrateFreeSphere(Particles& p, std::size_t i, const Vec3& gravity, double dt, double lambda,
-                                IntegratorScratch::Sums& sums) {
+                                IntegratorScratch::Terms& terms) {
   FreeSphere<double> b{v3(p.pos[i]), v3(p.vel[i]), v3(p.force[i]), v3(p.angVel[i]), v3(p.torque[i]), q4(p.ori[i]),
                        p.mass[i], p.inertia[i][0]};
   const FreeSphereTerms<double> e = stepFreeSphere(b, gravity, dt, lambda);
@@ -265,49 +262,22 @@ inline void integrateFreeSphere(Particles& p, std::size_t i, const Vec3& gravity
   p.angVel[i] = vec3(b.angVel);
   p.angMom[i] = b.inertia * p.angVel[i];
   p.ori[i] = Quat(b.ori.w, b.ori.x, b.ori.y, b.ori.z);
-  addTerms(sums, i, e.kinetic, e.rotational, vec3(e.gravity), e.dampingNow, e.dampingPending);
-  noteNonFinite(p, i, sums);
+  terms = freeSphereTerms(e.kinetic, e.rotational, vec3(e.gravity), e.dampingNow, e.dampingPending);
+  terms.nonFinite = nonFinite(p, i);
 }
 
-// The energy terms of the spheres stepped in lanes, summed lane by lane (each lane adds its
-// spheres in particle order) and added to the block's sums at the end of the block (lanes in order).
-struct LaneSums {
-  Lanes kinetic = 0.0, rotational = 0.0, gravity = 0.0, dampingNow = 0.0, dampingPending = 0.0;
-  bool used = false;
-  void addTo(IntegratorScratch::Sums& sums) const {
-    if (!used) return;
-    for (std::size_t j = 0; j < kLanes; ++j) {
-      sums.kinetic += kinetic[j];
-      sums.rotational += rotational[j];
-      sums.gravity += gravity[j];
-      sums.dampingNow += dampingNow[j];
-      sums.dampingPending += dampingPending[j];
-    }
-  }
-};
-
 // kLanes consecutive free spheres i0 .. i0 + kLanes - 1 at once: the same bits as integrateFreeSphere
-// on each (element-wise lane arithmetic); their energy terms go to the lane sums, the fastest sphere
-// and the first non-finite state to the block's sums (particle order).
+// on each (element-wise lane arithmetic), their terms to terms[i0 .. i0 + kLanes - 1].
 static_assert(sizeof(Vec3) == 3 * sizeof(double) && sizeof(Quat) == 4 * sizeof(double),
               "Particles' arrays of vectors and quaternions are read as arrays of doubles");
 
 inline void integrateFreeSpheres(Particles& p, std::size_t i0, const Vec3& gravity, double dt, double lambda,
-                                 IntegratorScratch::Sums& sums, LaneSums& laneSums) {
+                                 IntegratorScratch::Terms* terms) {
   const auto v3 = [&](const std::vector<Vec3>& a) __attribute__((always_inline)) { return loadV3Lanes(a[i0].data()); };
   const Q4<Lanes> ori = loadQuatLanes(p.ori[i0].coeffs().data());
   FreeSphere<Lanes> b{v3(p.pos), v3(p.vel), v3(p.force), v3(p.angVel), v3(p.torque), ori,
                       Lanes(&p.mass[i0], stdx::element_aligned), v3(p.inertia).x};
   const FreeSphereTerms<Lanes> e = stepFreeSphere(b, gravity, dt, lambda);
-  laneSums.used = true;
-  laneSums.kinetic += e.kinetic;
-  laneSums.gravity -= e.gravity.x;
-  laneSums.gravity -= e.gravity.y;
-  laneSums.gravity -= e.gravity.z;
-  laneSums.dampingNow -= e.dampingNow;
-  laneSums.dampingPending -= e.dampingPending;
-  laneSums.rotational += e.rotational;
-  const Lanes energy = e.kinetic + e.rotational;
   // noteNonFinite: a NaN or inf anywhere makes the sum non-finite
   const Lanes state = b.pos.x + b.pos.y + b.pos.z + (b.vel.x + b.vel.y + b.vel.z) + (b.angVel.x + b.angVel.y + b.angVel.z);
   const bool finite = stdx::all_of(state - state == 0.0);
@@ -323,12 +293,33 @@ inline void integrateFreeSpheres(Particles& p, std::size_t i0, const Vec3& gravi
       const Q4<double> q = rotatedLarge(p.angVel[i], Quat(ori.w[j], ori.x[j], ori.y[j], ori.z[j]), dt);
       p.ori[i] = Quat(q.w, q.x, q.y, q.z);
     }
-    if (energy[j] > sums.maxKinetic) {
-      sums.maxKinetic = energy[j];
+    terms[j] = freeSphereTerms(e.kinetic[j], e.rotational[j], {e.gravity.x[j], e.gravity.y[j], e.gravity.z[j]},
+                               e.dampingNow[j], e.dampingPending[j]);
+    terms[j].nonFinite = !finite && nonFinite(p, i);
+  }
+}
+
+// The terms of the bodies with user ids in block b (kEnergyBlock ids), in the order of user ids: the
+// same bits for any thread count and storage order. The fastest body and the first non-finite one:
+// the lowest user id on ties.
+IntegratorScratch::Sums sumTerms(const Particles& p, const IntegratorScratch::Terms* terms, std::size_t b) {
+  IntegratorScratch::Sums sums;
+  for (std::size_t u = b * kEnergyBlock; u < std::min(p.size(), (b + 1) * kEnergyBlock); ++u) {
+    const std::size_t i = p.slotOf[u];
+    const IntegratorScratch::Terms& t = terms[i];
+    sums.kinetic += t.kinetic;
+    sums.kineticTotal += t.kineticTotal;
+    sums.rotational += t.rotational;
+    sums.gravity += t.gravity;
+    sums.dampingNow += t.dampingNow;
+    sums.dampingPending += t.dampingPending;
+    if (t.kinetic + t.rotational > sums.maxKinetic && p.clump[i] == kNoClump && !p.isFacet(i)) {
+      sums.maxKinetic = t.kinetic + t.rotational;
       sums.fastest = i;
     }
-    if (!finite) noteNonFinite(p, i, sums);
+    if (t.nonFinite && sums.firstNonFinite == IntegratorScratch::npos) sums.firstNonFinite = i;
   }
+  return sums;
 }
 
 }  // namespace
@@ -339,16 +330,17 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
   p.assertInvariants();  // the lanes read kLanes consecutive entries of every array
   const std::size_t nBlocks = (n + kEnergyBlock - 1) / kEnergyBlock;
   scratch.blocks.assign(nBlocks, IntegratorScratch::Sums{});
+  scratch.terms.resize(n);
   const double lambda = settings.damping;
   const bool fastPath = settings.dampGravity || lambda == 0.0;
 
   // Blocks handed out as threads come free: bodies that take the one-at-a-time path (fixed floors,
-  // blocked or aspherical bodies, clumps) often lie together. The sums are per block, in block
-  // order: the same bits for any schedule.
+  // blocked or aspherical bodies, clumps) often lie together. Each body's terms go to its slot of
+  // scratch.terms, summed in the order of user ids (sumTerms): at the block's end while every body
+  // is in the slot of its user id, else after all blocks.
+  IntegratorScratch::Terms* terms = scratch.terms.data();
 #pragma omp parallel for schedule(dynamic, 1) if (nBlocks > 1)
   for (std::size_t b = 0; b < nBlocks; ++b) {
-    IntegratorScratch::Sums sums;
-    LaneSums laneSums;
     const std::size_t end = std::min(n, (b + 1) * kEnergyBlock);
     std::size_t freeUntil = b * kEnergyBlock;  // [i, freeUntil): free spheres already stepped in lanes
     for (std::size_t i = b * kEnergyBlock; i < end; ++i) {
@@ -358,16 +350,18 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
         bool all = true;
         for (std::size_t j = i; all && j < i + kLanes; ++j) all = freeSphere(p, j, homo, fastPath);
         if (all) {
-          integrateFreeSpheres(p, i, gravity, dt, lambda, sums, laneSums);
+          integrateFreeSpheres(p, i, gravity, dt, lambda, terms + i);
           freeUntil = i + kLanes;
           continue;
         }
       }
+      IntegratorScratch::Terms& t = terms[i];
+      t = IntegratorScratch::Terms{};
       if (p.clump[i] != kNoClump) continue;  // clump members move with their clump (solver/clump.hpp)
       if (p.isFacet(i)) continue;            // facets move with their mesh (mesh_motion.hpp; its work: meshLoadPower)
       const bool first = p.velMidstep[i] == 0;
       if (freeSphere(p, i, homo, fastPath)) {
-        integrateFreeSphere(p, i, gravity, dt, lambda, sums);
+        integrateFreeSphere(p, i, gravity, dt, lambda, t);
         continue;
       }
       const bool adjust = settings.adjVel0;
@@ -385,12 +379,12 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
       // (blocked axes are outside the ledger's system: energy.hpp)
       const std::uint8_t blockedLin = blocked & dof::translation;
       const double ek = 0.5 * m * freeSquaredNorm(lin.vOnStep, blockedLin);
-      if (homo) sums.kineticTotal += 0.5 * m * freeSquaredNorm(lin.vOnStep + homo->lNow * p.pos[i], blockedLin);
-      sums.kinetic += ek;
+      if (homo) t.kineticTotal += 0.5 * m * freeSquaredNorm(lin.vOnStep + homo->lNow * p.pos[i], blockedLin);
+      t.kinetic += ek;
       for (int w = 0; w < 3; ++w)
-        if (!(blocked & (1u << w))) sums.gravity -= m * gravity[w] * p.pos[i][w];
-      if (!first) sums.dampingNow -= 0.5 * dt * lin.dampForce.dot(homo ? lin.vFluctPrev : p.vel[i]);
-      sums.dampingPending -= 0.5 * dt * lin.dampForce.dot(homo ? lin.vFluctNew : lin.vNew);
+        if (!(blocked & (1u << w))) t.gravity -= m * gravity[w] * p.pos[i][w];
+      if (!first) t.dampingNow -= 0.5 * dt * lin.dampForce.dot(homo ? lin.vFluctPrev : p.vel[i]);
+      t.dampingPending -= 0.5 * dt * lin.dampForce.dot(homo ? lin.vFluctNew : lin.vNew);
       p.vel[i] = lin.vNew;
       p.pos[i] += dt * lin.vNew;  // seed eq. (28)
 
@@ -400,8 +394,8 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
         // Aspherical node: Euler's equations (Scene::validate rejects partially blocked rotations).
         const AsphericalRotation r = rotateAsphericalDamped(p, i, dt, lambda, first, adjust, settings.rotation);
         er = rotationalEnergy(r.out.angVelBodyOnStep, p.inertia[i]);
-        if (!first) sums.dampingNow -= 0.5 * dt * r.dampTorque.dot(p.angVel[i]);
-        sums.dampingPending -= 0.5 * dt * r.dampTorque.dot(r.out.angVel);
+        if (!first) t.dampingNow -= 0.5 * dt * r.dampTorque.dot(p.angVel[i]);
+        t.dampingPending -= 0.5 * dt * r.dampTorque.dot(r.out.angVel);
         p.angVel[i] = r.out.angVel;
         p.angMom[i] = r.out.angMom;
         p.ori[i] = r.out.ori;
@@ -415,23 +409,23 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
                         : kick(p.angVel[i], p.torque[i], 1.0 / I, dt, lambda, first, adjust, blockedRot);
         // (an aspherical body here has every rotation blocked: no rotational energy of its own)
         er = aspherical ? 0.0 : 0.5 * I * freeSquaredNorm(rot.vOnStep, blockedRot);
-        if (!first) sums.dampingNow -= 0.5 * dt * rot.dampForce.dot(spin ? rot.vFluctPrev : p.angVel[i]);
-        sums.dampingPending -= 0.5 * dt * rot.dampForce.dot(spin ? rot.vFluctNew : rot.vNew);
+        if (!first) t.dampingNow -= 0.5 * dt * rot.dampForce.dot(spin ? rot.vFluctPrev : p.angVel[i]);
+        t.dampingPending -= 0.5 * dt * rot.dampForce.dot(spin ? rot.vFluctNew : rot.vNew);
         p.angVel[i] = rot.vNew;
         p.angMom[i] = aspherical ? Vec3(p.ori[i] * p.inertia[i].cwiseProduct(p.ori[i].conjugate() * rot.vNew))
                                         : Vec3(I * rot.vNew);
         p.ori[i] = (rotationQuat(rot.vNew * dt) * p.ori[i]).normalized();
       }
-      sums.rotational += er;
-      if (ek + er > sums.maxKinetic) {
-        sums.maxKinetic = ek + er;
-        sums.fastest = i;
-      }
+      t.rotational += er;
       p.velMidstep[i] = 1;
-      noteNonFinite(p, i, sums);
+      t.nonFinite = nonFinite(p, i);
     }
-    laneSums.addTo(sums);
-    scratch.blocks[b] = sums;
+    if (p.userOrder) scratch.blocks[b] = sumTerms(p, terms, b);  // (in the slots of their user ids: summed now)
+  }
+
+  if (!p.userOrder) {
+#pragma omp parallel for schedule(static) if (n > kParallelThreshold)
+    for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = sumTerms(p, terms, b);
   }
 
   IntegratorScratch::Sums total;

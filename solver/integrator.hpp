@@ -34,21 +34,28 @@ struct IntegratorSettings {
   RotationAlgorithm rotation = RotationAlgorithm::FinchamAT;  // aspherical bodies only
 };
 
-// Per-block partial sums of the energy terms; blocks have a fixed size so that the ledger's sums
-// are the same bits for any number of threads.
+// Each body's energy terms at t_n (scratch.terms, by slot), summed in the order of user ids in
+// blocks of a fixed size (kEnergyBlock ids) and the blocks in order, so that the ledger's sums are
+// the same bits for any number of threads and any storage order of the bodies.
 // The same pass also reports, for the runaway check (runaway.hpp), the first particle whose new
 // state is not finite and the particle with the largest on-step kinetic energy.
 struct IntegratorScratch {
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
-  struct Sums {
+  struct Terms {
     double kinetic = 0.0, rotational = 0.0, gravity = 0.0, dampingNow = 0.0, dampingPending = 0.0;
     double kineticTotal = 0.0;  // deforming cell: total on-step velocities
+    bool nonFinite = false;
+  };
+  struct Sums {
+    double kinetic = 0.0, rotational = 0.0, gravity = 0.0, dampingNow = 0.0, dampingPending = 0.0;
+    double kineticTotal = 0.0;
     double maxKinetic = -1.0;
     std::size_t fastest = npos, firstNonFinite = npos;
   };
+  std::vector<Terms> terms;
   std::vector<Sums> blocks;
-  std::size_t fastest = npos;         // largest m |v_n|^2 + w_n . I w_n, lowest id on ties
-  std::size_t firstNonFinite = npos;  // lowest id with a non-finite position or velocity, or npos
+  std::size_t fastest = npos;         // slot of the largest m |v_n|^2 + w_n . I w_n, lowest user id on ties
+  std::size_t firstNonFinite = npos;  // slot of the lowest user id with a non-finite position or velocity, or npos
 };
 
 inline constexpr std::size_t kEnergyBlock = 1024;

@@ -98,6 +98,8 @@ std::size_t Particles::add(const ParticleSpec& spec) {
   isClump.push_back(0);
   shape.push_back(Shape::Sphere);
   shapeIndex.push_back(0);
+  userId.push_back(static_cast<std::uint32_t>(id));
+  slotOf.push_back(static_cast<std::uint32_t>(id));
   return id;
 }
 
@@ -195,8 +197,12 @@ void Particles::assertInvariants() const {
     DEM_ASSERT(vel.size() == n && angVel.size() == n && angMom.size() == n && force.size() == n && torque.size() == n &&
                    ori.size() == n && mass.size() == n && radius.size() == n && inertia.size() == n &&
                    material.size() == n && blocked.size() == n && velMidstep.size() == n && shape.size() == n &&
-                   shapeIndex.size() == n && clump.size() == n && isClump.size() == n,
+                   shapeIndex.size() == n && clump.size() == n && isClump.size() == n && userId.size() == n &&
+                   slotOf.size() == n,
                "particles: every per-particle array holds size() entries");
+    for (std::size_t i = 0; i < n; ++i)
+      DEM_ASSERT(userId[i] < n && slotOf[userId[i]] == i && (!userOrder || userId[i] == i),
+                 "particles: slotOf inverts userId (the identity with userOrder)");
     for (std::size_t i = 0; i < n; ++i) {
       DEM_ASSERT(!isWall(i) || shapeIndex[i] < walls.size(), "particles: a wall's shapeIndex in range of walls");
       DEM_ASSERT(!isFacet(i) || shapeIndex[i] < facets.size(), "particles: a facet's shapeIndex in range of facets");

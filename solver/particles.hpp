@@ -118,8 +118,20 @@ struct Particles {
   // mass and inertia that has no shape and never takes part in collision detection).
   std::vector<std::int64_t> clump;
   std::vector<std::uint8_t> isClump;
+  // User ids: the id a body has in every output, checkpoint and API, its index when it was added.
+  // userId[i] is the user id of the body stored in slot i (the index of every other array here),
+  // slotOf[u] the slot of user id u. The solver may move spheres to other slots (spatial order,
+  // Scene::renumber); no result depends on the slots (Scene::renumber). Both are the identity until then.
+  std::vector<std::uint32_t> userId, slotOf;
+  bool userOrder = true;  // every body in the slot of its user id (userId is the identity)
 
   std::size_t size() const { return pos.size(); }
+  // Whether slot i's body may move to another slot: a sphere that is neither a clump member nor a
+  // clump body (boundaries, clumps and their members keep their slots, which clumps and meshes name).
+  bool movable(std::size_t i) const { return shape[i] == Shape::Sphere && clump[i] == kNoClump && !isClump[i]; }
+  // Whether body a comes before body b in the order of user ids (the order of every sum and of a
+  // sphere-sphere contact's two bodies).
+  bool userBefore(std::size_t a, std::size_t b) const { return userId[a] < userId[b]; }
 
   // Validates the spec (throws std::invalid_argument naming the field and value) and appends it;
   // returns the new particle's id.

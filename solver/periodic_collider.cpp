@@ -30,9 +30,9 @@ bool pairAllowed(const Particles& p, std::size_t a, std::size_t b) {
 bool sweepPair(const Particles& p, std::size_t a, std::size_t b) {
   return !p.isWall(a) && !p.isWall(b) && pairAllowed(p, a, b);
 }
-// Bodies a, b in a contact's order (makeContact: a sphere before a boundary; two spheres by id).
+// Bodies a, b in a contact's order (makeContact: a sphere before a boundary; two spheres by user id).
 std::pair<std::uint32_t, std::uint32_t> contactOrder(const Particles& p, std::uint32_t a, std::uint32_t b) {
-  if (shapePair(p.shape[a], p.shape[b]).swap || (!p.isBoundary(b) && a > b)) std::swap(a, b);
+  if (shapePair(p.shape[a], p.shape[b]).swap || (!p.isBoundary(b) && p.userBefore(b, a))) std::swap(a, b);
   return {a, b};
 }
 
