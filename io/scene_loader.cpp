@@ -561,7 +561,8 @@ class Loader {
 
   void engine(const JsonNode& n) {
     n.keysOnly({"dt", "steps", "duration", "stop", "damping", "dampGravity", "verletDist", "gravity", "rotation",
-                "firstStepAdjustment", "threads", "law"});
+                "firstStepAdjustment", "threads", "law", "spatialOrder"});
+    s_.setSpatialOrder(!n.has("spatialOrder") || n["spatialOrder"].boolean());  // (on by default for dem-run)
     if (n.has("law")) lawFromName(n["law"].oneOf({"cundall", "hertzMindlin"}), s_.law);
     const double dt = timestep(n["dt"]);
     if (n.has("stop")) stop(n["stop"]);

@@ -88,6 +88,16 @@ Collider::State Collider::state() const {
   return s;
 }
 
+void Collider::renumber(const std::vector<std::uint32_t>& newSlot) {
+  for (auto& list : lists_)
+    for (Bound& b : list) b.tag = (newSlot[idOf(b.tag)] << 1) | (b.tag & 1u);
+  for (std::vector<Vec3>* v : {&lo_, &hi_, &refPos_, &loPrev_, &hiPrev_}) {
+    if (v->size() != newSlot.size()) continue;  // (not built yet)
+    const std::vector<Vec3> old = *v;
+    for (std::size_t i = 0; i < old.size(); ++i) (*v)[newSlot[i]] = old[i];
+  }
+}
+
 void Collider::restore(State s, std::size_t nParticles) {
   const auto bad = [](const std::string& what) {
     throw std::invalid_argument("collider state: " + what + " is inconsistent with the particles");

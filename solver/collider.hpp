@@ -101,6 +101,8 @@ class Collider {
     bool initialised = false;
   };
   State state() const;
+  // The bodies moved to other slots (Particles::permute with newSlot): the lists and boxes follow.
+  void renumber(const std::vector<std::uint32_t>& newSlot);
   // Throws std::invalid_argument unless the state is consistent with nParticles bodies (list sizes,
   // every id once as a lower and once as an upper bound on each axis).
   void restore(State s, std::size_t nParticles);

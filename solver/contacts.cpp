@@ -580,6 +580,20 @@ void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
   adjacencyValid_ = false;
 }
 
+void ContactStore::renumberBodies(const std::vector<std::uint32_t>& newSlot) {
+  for (std::size_t k = 0; k < size_; ++k) {
+    id1_[k] = newSlot[id1_[k]];
+    id2_[k] = newSlot[id2_[k]];
+  }
+  index_.clear();
+  index_.reserve(size_);
+  for (std::size_t k = 0; k < size_; ++k) index_.insert(pairKey(id1_[k], id2_[k]), static_cast<std::uint32_t>(k));
+  adjacencyValid_ = false;
+  gathered_ = descentsKnown_ = false;
+  changed_.clear();
+  sortByBodies(0, realEnd());
+}
+
 void ContactStore::place(std::size_t index) {
   index_.assign(pairKey(id1_[index], id2_[index]), static_cast<std::uint32_t>(index));
 }

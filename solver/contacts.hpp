@@ -426,6 +426,11 @@ class ContactStore {
     return p.userId[(e & 1u) ? id1_[e >> 1] : id2_[e >> 1]];
   }
 
+  // The bodies moved to other slots (Particles::permute with newSlot): each contact names its bodies'
+  // new slots (their order, by user id, stays), and the real contacts are sorted by them, so that
+  // consecutive contacts read nearby bodies. No contact changes otherwise; the marks stay.
+  void renumberBodies(const std::vector<std::uint32_t>& newSlot);
+
   // Debug builds (DEM_ASSERTIONS, solver/assert.hpp): DEM_ASSERTs every invariant of the stored
   // contacts against the particles `p`: ids in range, sphere-sphere id1 < id2 and neither a wall,
   // sphere-wall id1 a sphere and id2 a wall, each pair once and found at its index by the pair map,

@@ -191,6 +191,42 @@ void Particles::checkFinite() const {
   }
 }
 
+void Particles::permute(const std::vector<std::uint32_t>& newSlot) {
+  const std::size_t n = size();
+  DEM_ASSERT(newSlot.size() == n, "permute: one new slot per body");
+  for (std::size_t i = 0; i < n; ++i)
+    DEM_ASSERT(newSlot[i] < n && (newSlot[i] == i || (movable(i) && movable(newSlot[i]))),
+               "permute: only movable bodies move, to the slots of movable bodies");
+  const auto apply = [&](auto& v) {
+    auto old = v;
+    for (std::size_t i = 0; i < n; ++i) v[newSlot[i]] = old[i];
+  };
+  apply(pos);
+  apply(vel);
+  apply(angVel);
+  apply(angMom);
+  apply(force);
+  apply(torque);
+  apply(ori);
+  apply(mass);
+  apply(radius);
+  apply(inertia);
+  apply(material);
+  apply(blocked);
+  apply(velMidstep);
+  apply(shape);
+  apply(shapeIndex);
+  apply(clump);
+  apply(isClump);
+  apply(userId);
+  userOrder = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    slotOf[userId[i]] = static_cast<std::uint32_t>(i);
+    userOrder = userOrder && userId[i] == i;
+  }
+  assertInvariants();
+}
+
 void Particles::assertInvariants() const {
   if constexpr (kAssertions) {
     const std::size_t n = size();

@@ -173,6 +173,10 @@ struct Particles {
     return !isClump[i] && !isClump[j] && (clump[i] == kNoClump || clump[i] != clump[j]);
   }
 
+  // Moves the body in slot i to slot newSlot[i] (a permutation that moves only movable() bodies:
+  // clumps, meshes and walls keep naming their bodies' slots); userId moves with the bodies.
+  void permute(const std::vector<std::uint32_t>& newSlot);
+
   // Throws std::invalid_argument naming the first particle and field with a non-finite value.
   void checkFinite() const;
 

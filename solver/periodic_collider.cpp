@@ -352,6 +352,16 @@ PeriodicCollider::State PeriodicCollider::state() const {
   return st;
 }
 
+void PeriodicCollider::renumber(const std::vector<std::uint32_t>& newSlot) {
+  for (List& list : lists_)
+    for (Bound& b : list.v) b.tag = (newSlot[b.tag >> 1] << 1) | (b.tag & 1u);
+  for (std::vector<Vec3>* v : {&s_, &half_}) {
+    if (v->size() != newSlot.size()) continue;  // (not built yet)
+    const std::vector<Vec3> old = *v;
+    for (std::size_t i = 0; i < old.size(); ++i) (*v)[newSlot[i]] = old[i];
+  }
+}
+
 void PeriodicCollider::restore(State st, std::size_t nParticles) {
   const auto bad = [](const std::string& what) {
     throw std::invalid_argument("periodic collider state: " + what + " is inconsistent with the particles");

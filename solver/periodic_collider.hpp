@@ -179,6 +179,8 @@ class PeriodicCollider {
     bool hRunValid = false;
   };
   State state() const;
+  // The bodies moved to other slots (Particles::permute with newSlot): the lists and boxes follow.
+  void renumber(const std::vector<std::uint32_t>& newSlot);
   // Throws std::invalid_argument unless the state is consistent with nParticles bodies (list sizes,
   // boundary indices, every id once as a lower and once as an upper bound on each axis, finite
   // boxes).

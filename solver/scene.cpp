@@ -1,6 +1,7 @@
 #include "scene.hpp"
 
 #include "mesh_motion.hpp"
+#include "spatial_order.hpp"
 #include "wall_loads.hpp"
 
 #include <limits>
@@ -82,8 +83,10 @@ void Scene::validate() {
   }
   if (cell && !particles.meshes.empty()) sharePeriodicVertices(particles, cell->H());  // (meshes across the seams)
   liftMass_ = 0.0;
-  for (std::size_t i = 0; i < particles.size(); ++i)
+  for (std::size_t u = 0; u < particles.size(); ++u) {  // (in the order of user ids)
+    const std::size_t i = particles.slotOf[u];
     if (!particles.isBoundary(i) && !particles.isClump[i]) liftMass_ += particles.mass[i] * particles.radius[i];
+  }
   validatedParticles_ = particles.size();
 }
 
@@ -105,10 +108,31 @@ void Scene::updateCollider() {
       return cell ? periodicCollider.runGap(particles, c) : collider.runGap(particles, c);
     });
     contacts.assertInvariants(particles);
+    noteStorageOrder();
     return;
   }
   if (cell && !periodicCollider.dormancyHolds(*cell)) contacts.wakeDormant();
   contacts.gatherReal();  // (its swaps keep the invariants partition() checks at every run)
+}
+
+void Scene::noteStorageOrder() {
+  if (!spatialOrder_ || particles.size() <= kLocalityWindow) return;
+  const double share = farContactShare(contacts);
+  if (measureOrdered_) {
+    orderedShare_ = share;
+    measureOrdered_ = false;
+  }
+  renumberDue_ = share > 0.25 && share > 2.0 * orderedShare_;
+}
+
+void Scene::renumber(const std::vector<std::uint32_t>& newSlot) {
+  particles.permute(newSlot);
+  contacts.renumberBodies(newSlot);
+  collider.renumber(newSlot);
+  periodicCollider.renumber(newSlot);
+  for (std::size_t* i : {&integratorScratch_.fastest, &integratorScratch_.firstNonFinite})
+    if (*i != IntegratorScratch::npos && *i < newSlot.size()) *i = newSlot[*i];
+  contacts.assertInvariants(particles);
 }
 
 bool Scene::dormant(const ContactPair& c) const {
@@ -229,6 +253,12 @@ void Scene::bookMeshWork() {
 
 void Scene::step() {
   validate();
+  if (renumberDue_) {  // (the storage order decayed at the last collider run: noteStorageOrder)
+    renumber(dem::spatialOrder(particles, cell ? &*cell : nullptr));
+    renumberDue_ = false;
+    measureOrdered_ = true;
+    ++renumberings_;
+  }
   const bool gradientChanged = cell && cell->velGrad() != cell->nextVelGrad();
   if (autoDtSafety_ > 0.0 && stepCount >= autoDtNext_) updateDtFromStiffness();
   if (!(dt_ > 0.0)) throw std::invalid_argument("scene: dt is not set; call setDt() with a value > 0");

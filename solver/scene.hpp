@@ -153,6 +153,19 @@ class Scene {
   void step();
   void run(std::uint64_t steps);
 
+  // Spatial order of the bodies in storage (spatial_order.hpp): when on, the step after a collider
+  // run that found more than a quarter of the active sphere-sphere contacts far apart in storage (and
+  // more than twice the share found after the last renumbering) renumbers the movable bodies along
+  // the grid's slabs. No result depends on it: every sum runs in the order of user ids
+  // (Particles::userId), so a run gives the same bits with it on or off. Off by default.
+  void setSpatialOrder(bool on) { spatialOrder_ = on; }
+  bool spatialOrder() const { return spatialOrder_; }
+  // Moves the body in slot i to slot newSlot[i] (Particles::permute: movable bodies only); the
+  // contacts, the colliders and the last step's report follow. Between steps.
+  void renumber(const std::vector<std::uint32_t>& newSlot);
+  // How many times the spatial order renumbered the bodies.
+  std::uint64_t renumberings() const { return renumberings_; }
+
   // State carried from one step to the next that has no public member (checkpoint/restart,
   // io/checkpoint.hpp): the automatic timestep's settings and the step of its next evaluation, and
   // V sigma at t_{n-1} for the cell work's trapezoid.
@@ -196,6 +209,12 @@ class Scene {
   Mat3 prevStressSum_ = Mat3::Zero();  // V sigma at t_{n-1} (cell work trapezoid)
   bool stageTiming_ = false;
   StageTimes stageTimes_;
+  bool spatialOrder_ = false;
+  bool renumberDue_ = false;       // the collider found the storage order decayed (setSpatialOrder)
+  bool measureOrdered_ = false;    // the next collider run measures the share after a renumbering
+  double orderedShare_ = 0.0;      // the share of far contacts found after the last renumbering
+  std::uint64_t renumberings_ = 0;
+  void noteStorageOrder();
 
   void validate();
   const Mat3* cellH() const { return cell ? &cell->H() : nullptr; }

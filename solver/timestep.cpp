@@ -46,7 +46,8 @@ std::size_t bodyOf(const Particles& p, std::uint32_t i) {
 
 TimestepEstimate pWaveTimestep(const Particles& p, const std::vector<Material>& materials) {
   TimestepEstimate e;
-  for (std::size_t i = 0; i < p.size(); ++i) {
+  for (std::size_t u = 0; u < p.size(); ++u) {  // (in the order of user ids: the lowest on ties)
+    const std::size_t i = p.slotOf[u];
     if (p.isBoundary(i) || p.isClump[i]) continue;
     if (p.material[i] >= materials.size()) {
       std::ostringstream s;
@@ -84,7 +85,14 @@ template <class Coefficients>
 std::vector<BodyStiffness> bodyBlocks(const Particles& p, const ContactStore& contacts, ContactSelection selection,
                                       const Mat3* cellH, ContactLaw law, Coefficients coefficients) {
   std::vector<BodyStiffness> k(p.size());
-  for (const Contact& c : contacts.records()) {
+  // the contacts in the order of their bodies' user ids: each body sums its contacts in an order
+  // independent of the storage (of the contacts and the bodies)
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> order(contacts.size());
+  for (std::size_t q = 0; q < contacts.size(); ++q)
+    order[q] = {(std::uint64_t{p.userId[contacts.id1(q)]} << 32) | p.userId[contacts.id2(q)], static_cast<std::uint32_t>(q)};
+  std::sort(order.begin(), order.end());
+  for (const auto& [key, q] : order) {
+    const Contact c = contacts.get(q);
     Vec3 n, point;
     double uN = 0.0;
     if (!activeGeometry(p, c, selection, cellH, n, point, uN)) continue;
@@ -206,7 +214,7 @@ TimestepEstimate globalStiffnessTimestep(const Particles& p, const ContactStore&
   const auto has = [&k](std::size_t b) { return !(k[b].translation.isZero(0.0) && k[b].rotation.isZero(0.0)); };
   std::vector<double> dtLow(p.size(), std::numeric_limits<double>::infinity());
   double bestHigh = std::numeric_limits<double>::infinity();
-  for (std::size_t b = 0; b < p.size(); ++b) {
+  for (std::size_t b = 0; b < p.size(); ++b) {  // (a minimum: the same for any order)
     if (!has(b)) continue;
     double kLo = 0.0, kHi = 0.0, cLo = 0.0, cHi = 0.0;
     eigenvalueBounds(scaledBlock(p, b, k[b]), kLo, kHi);
@@ -216,7 +224,8 @@ TimestepEstimate globalStiffnessTimestep(const Particles& p, const ContactStore&
     if (kLo > 0.0) bestHigh = std::min(bestHigh, bodyTimestep(kLo, cLo));
   }
   TimestepEstimate e;
-  for (std::size_t b = 0; b < p.size(); ++b) {
+  for (std::size_t u = 0; u < p.size(); ++u) {  // (in the order of user ids: the lowest on ties)
+    const std::size_t b = p.slotOf[u];
     if (!(dtLow[b] <= bestHigh)) continue;
     const double lambda = largestEigenvalue(scaledBlock(p, b, k[b]), nullptr);
     if (!(lambda > 0.0)) continue;
