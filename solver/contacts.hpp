@@ -25,6 +25,7 @@
 #include "math.hpp"
 #include "particles.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -421,6 +422,27 @@ class ContactStore {
   const std::vector<std::uint32_t>& adjOffset() const { return adjOffset_; }
   const std::vector<std::uint32_t>& adjCount() const { return adjCount_; }
   const std::vector<std::uint32_t>& adjEntry() const { return adjEntry_; }
+  // Calls fn(k) for each real contact k in the order of its bodies' user ids (id1's, then id2's),
+  // whatever the contacts' and the bodies' slots: the order of every sum over contacts outside the
+  // contact stage (wall loads, the unbalanced force). From the adjacency when it lists every real
+  // contact (after a contact stage), else from a sort.
+  template <class Fn>
+  void forEachRealInUserOrder(const Particles& p, Fn&& fn) const {
+    if (adjacencyValid_ && adjParticles_ == p.size()) {
+      for (std::size_t u = 0; u < p.size(); ++u) {
+        const std::uint32_t i = p.slotOf[u];
+        for (std::uint32_t a = adjOffset_[i]; a < adjOffset_[i] + adjCount_[i]; ++a)
+          if (!(adjEntry_[a] & 1u) && real_[adjEntry_[a] >> 1]) fn(static_cast<std::size_t>(adjEntry_[a] >> 1));
+      }
+      return;
+    }
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
+    for (std::size_t k = 0; k < size_; ++k)
+      if (real_[k])
+        order.emplace_back((std::uint64_t{p.userId[id1_[k]]} << 32) | p.userId[id2_[k]], static_cast<std::uint32_t>(k));
+    std::sort(order.begin(), order.end());
+    for (const auto& [key, k] : order) fn(static_cast<std::size_t>(k));
+  }
   // The user id of the other body of adjacency entry e.
   std::uint32_t partnerUser(const Particles& p, std::uint32_t e) const {
     return p.userId[(e & 1u) ? id1_[e >> 1] : id2_[e >> 1]];

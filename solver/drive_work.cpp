@@ -1,5 +1,6 @@
 #include "drive_work.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace dem {
@@ -25,7 +26,6 @@ double halfWork(const Particles& p, std::uint32_t i, const Vec3& gravity, double
 
 double DriveWork::begin(const Particles& p, const Vec3& gravity, double dt) {
   driven_.clear();
-  double work = 0.0;
   const std::uint8_t* blocked = p.blocked.data();
   const std::size_t n = p.size();
   for (std::size_t i = 0; i < n; ++i) {
@@ -33,11 +33,12 @@ double DriveWork::begin(const Particles& p, const Vec3& gravity, double dt) {
     for (std::uint64_t word; i + 8 <= n && (std::memcpy(&word, blocked + i, 8), word == 0);) i += 8;
     if (i >= n) break;
     if (!blocked[i] || (p.vel[i].isZero(0.0) && p.angVel[i].isZero(0.0))) continue;  // (free, or fixed)
-    if (p.isDriven(i) && p.velMidstep[i] && !p.isClumpMember(i)) {
-      driven_.push_back(static_cast<std::uint32_t>(i));
-      work += halfWork(p, driven_.back(), gravity, dt);
-    }
+    if (p.isDriven(i) && p.velMidstep[i] && !p.isClumpMember(i)) driven_.push_back(static_cast<std::uint32_t>(i));
   }
+  // summed in the order of user ids (the same bits for any storage order)
+  std::sort(driven_.begin(), driven_.end(), [&](std::uint32_t a, std::uint32_t b) { return p.userBefore(a, b); });
+  double work = 0.0;
+  for (const std::uint32_t i : driven_) work += halfWork(p, i, gravity, dt);
   return work;
 }
 

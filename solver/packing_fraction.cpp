@@ -14,7 +14,8 @@ bool hasSphere(const Particles& p, std::size_t i) { return !p.isBoundary(i) && !
 // phi = sum_{x_i in [lo, hi)} V_i / prod (hi - lo)
 double packingFractionInBox(const Particles& p, const Vec3& lo, const Vec3& hi) {
   double v = 0.0;
-  for (std::size_t i = 0; i < p.size(); ++i) {
+  for (std::size_t u = 0; u < p.size(); ++u) {  // (in the order of user ids)
+    const std::size_t i = p.slotOf[u];
     if (!hasSphere(p, i)) continue;
     const Vec3& x = p.pos[i];
     if ((x.array() >= lo.array()).all() && (x.array() < hi.array()).all()) v += sphereVolume(p.radius[i]);
@@ -25,8 +26,8 @@ double packingFractionInBox(const Particles& p, const Vec3& lo, const Vec3& hi) 
 // phi = sum_i V_i / det H
 double packingFractionInCell(const Particles& p, const Cell& cell) {
   double v = 0.0;
-  for (std::size_t i = 0; i < p.size(); ++i)
-    if (hasSphere(p, i)) v += sphereVolume(p.radius[i]);
+  for (std::size_t u = 0; u < p.size(); ++u)  // (in the order of user ids)
+    if (hasSphere(p, p.slotOf[u])) v += sphereVolume(p.radius[p.slotOf[u]]);
   return v / cell.volume();
 }
 

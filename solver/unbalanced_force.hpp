@@ -15,6 +15,6 @@ namespace dem {
 double unbalancedForce(const Particles& p, const ContactStore& contacts);
 
 // The mean magnitude of the force of the real contacts (the denominator above); NaN without one.
-double meanContactForce(const ContactStore& contacts);
+double meanContactForce(const Particles& p, const ContactStore& contacts);
 
 }  // namespace dem

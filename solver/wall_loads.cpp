@@ -16,13 +16,13 @@ std::vector<WallLoad> wallLoads(const Particles& p, const ContactStore& contacts
       slot[i] = loads.size();
       loads.push_back({i, Vec3::Zero(), Vec3::Zero()});
     }
-  for (std::size_t k = 0; k < contacts.size(); ++k) {
-    if (!contacts.real(k) || contacts.type(k) != ContactType::SphereWall) continue;
+  contacts.forEachRealInUserOrder(p, [&](std::size_t k) {
+    if (contacts.type(k) != ContactType::SphereWall) return;
     WallLoad& w = loads[slot[contacts.id2(k)]];
     const Vec3 f = -contacts.vec(col::fx, k);
     w.force += f;
     w.torque += (contacts.vec(col::px, k) - secondPosition(p, contacts.id2(k), contacts.cellDist(k), H)).cross(f);
-  }
+  });
   return loads;
 }
 
@@ -33,13 +33,13 @@ std::vector<MeshLoad> meshLoads(const Particles& p, const ContactStore& contacts
     loads[m].mesh = m;
     centre[m] = rotationCentre(p.meshes[m].motion, t);
   }
-  for (std::size_t k = 0; k < contacts.size(); ++k) {
-    if (!contacts.real(k) || contacts.type(k) != ContactType::SphereFacet) continue;
+  contacts.forEachRealInUserOrder(p, [&](std::size_t k) {
+    if (contacts.type(k) != ContactType::SphereFacet) return;
     const std::uint32_t m = p.facets[p.shapeIndex[contacts.id2(k)]].mesh;
     const Vec3 f = -contacts.vec(col::fx, k);
     loads[m].force += f;
     loads[m].torque += (contacts.vec(col::px, k) - (centre[m] + imageOffset(contacts.cellDist(k), H))).cross(f);
-  }
+  });
   return loads;
 }
 
@@ -47,14 +47,14 @@ std::vector<MeshLoad> meshLoads(const Particles& p, const ContactStore& contacts
 double meshLoadPower(const Particles& p, const ContactStore& contacts, double t, const PeriodicShift* shift) {
   if (std::none_of(p.meshes.begin(), p.meshes.end(), [](const Mesh& m) { return moves(m.motion); })) return 0.0;
   double power = 0.0;
-  for (std::size_t k = 0; k < contacts.size(); ++k) {
-    if (!contacts.real(k) || contacts.type(k) != ContactType::SphereFacet) continue;
+  contacts.forEachRealInUserOrder(p, [&](std::size_t k) {
+    if (contacts.type(k) != ContactType::SphereFacet) return;
     const MeshMotion& mo = p.meshes[p.facets[p.shapeIndex[contacts.id2(k)]].mesh].motion;
     const Eigen::Vector3i& cell = contacts.cellDist(k);
     const Vec3 centre = rotationCentre(mo, t) + imageOffset(cell, shift ? &shift->H : nullptr);
     const Vec3 vel = shift && !cell.isZero() ? Vec3(mo.vel + shift->vel * cell.cast<double>()) : mo.vel;
     power += -contacts.vec(col::fx, k).dot(vel + mo.angVel.cross(contacts.vec(col::px, k) - centre));
-  }
+  });
   return power;
 }
 
