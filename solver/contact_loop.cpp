@@ -205,10 +205,9 @@ template <class Law, bool Dashpots>
 }
 
 // Where the contact stage puts each evaluated contact's results for the per-body gather (stage):
-// force and torques, energies, and with a cell the branch vector.
+// force, torques and energies, and with a cell the branch vector.
 struct LoadSink {
   ContactLoad* loads = nullptr;
-  ContactEnergies* energies = nullptr;
   Vec3* branch = nullptr;  // a periodic cell (the contact stress), else nullptr
 };
 
@@ -249,7 +248,7 @@ inline void finishBatch(ContactStore& cs, std::size_t k0, std::size_t end, const
       // apart, and not real at the last step: no force; the release of a separation was booked then
       double& dissipated = cs.at(col::dissipated, k);
       if (dissipated != 0.0) dissipated = 0.0;
-      sink.energies[k] = ContactEnergies{};
+      sink.loads[k].energies = ContactEnergies{};
       continue;
     }
     const std::uint8_t now = out.f[outReal].v[j] != 0.0;
@@ -258,12 +257,9 @@ inline void finishBatch(ContactStore& cs, std::size_t k0, std::size_t end, const
       if (!now) cs.resetFrame(k);
     }
     real[k] = now;
-    ContactEnergies& e = sink.energies[k];
-    e.elastic = out.f[outElastic].v[j];
-    e.slip = out.f[outSlip].v[j];
-    e.viscous = Dashpots ? out.f[outViscous].v[j] : 0.0;
-    e.spring = Law::kSpringTerm ? out.f[outSpring].v[j] : 0.0;
-    sink.loads[k] = {out.vec(outF, j), out.vec(outT1, j), out.vec(outT2, j)};
+    const ContactEnergies e{out.f[outElastic].v[j], out.f[outSlip].v[j], Dashpots ? out.f[outViscous].v[j] : 0.0,
+                            Law::kSpringTerm ? out.f[outSpring].v[j] : 0.0};
+    sink.loads[k] = {out.vec(outF, j), out.vec(outT1, j), out.vec(outT2, j), e};
     if (sink.branch) sink.branch[k] = in.vec(inD, j);  // l = d = x2 + H k - x1 (staged)
   }
 }
@@ -356,21 +352,26 @@ void gatherBodies(Particles& p, const ContactStore& contacts, std::size_t nc, Co
   const std::uint32_t* ent = contacts.adjEntry().data();
   const std::uint8_t* real = contacts.realData();
   const ContactType* type = contacts.typeData();
-  static_cast<void>(nc);  // (assertions only)
-  for (std::size_t i = b * kEnergyBlock; i < std::min(p.size(), (b + 1) * kEnergyBlock); ++i) {
+  const std::size_t end = std::min(p.size(), (b + 1) * kEnergyBlock);
+  constexpr std::size_t ahead = 4;  // bodies whose contacts' results are fetched into cache ahead
+  for (std::size_t i = b * kEnergyBlock; i < end; ++i) {
+    if (i + ahead < end)
+      for (std::uint32_t a = off[i + ahead]; a < off[i + ahead] + cnt[i + ahead]; ++a)
+        __builtin_prefetch(&scratch.loads[ent[a] >> 1]);
     Vec3 f = p.force[i], t = p.torque[i];
     ContactEnergies e;
     std::array<double, 9> s{};
     for (std::uint32_t a = off[i]; a < off[i] + cnt[i]; ++a) {
-      const std::uint32_t k = ent[a] >> 1;
+      const std::uint32_t k = ent[a] >> 1, second = ent[a] & 1u;
       DEM_ASSERT(k < nc, "gatherBodies: the adjacency lists the visited contacts");
-      const bool second = (ent[a] & 1u) != 0;
-      const ContactLoad& c = scratch.loads[k];
-      if (!second) {
-        e += scratch.energies[k];
-        if (stress && real[k] && type[k] == ContactType::SphereSphere) addContactStress(s, c.force, scratch.branch[k]);
+      // (without branches on the side: its contact's energies from entry nc, which holds zeros)
+      e += scratch.loads[second ? nc : k].energies;
+      if (stress) {
+        const std::size_t q = !second && real[k] && type[k] == ContactType::SphereSphere ? k : nc;
+        addContactStress(s, scratch.loads[q].force, scratch.branch[q]);
       }
       if (!real[k]) continue;
+      const ContactLoad& c = scratch.loads[k];
       f += (second ? -1.0 : 1.0) * c.force;
       t += second ? c.torque2 : c.torque1;
     }
@@ -422,10 +423,14 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
 #else
   const bool parallel = false;
 #endif
-  scratch.loads.resize(nc);
-  scratch.energies.resize(nc);
-  if (shift) scratch.branch.resize(nc);
-  const LoadSink sink{scratch.loads.data(), scratch.energies.data(), shift ? scratch.branch.data() : nullptr};
+  // one more entry (nc) of zeros, read in place of the contacts that add nothing (gatherBodies)
+  scratch.loads.resize(nc + 1);
+  scratch.loads[nc] = ContactLoad{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), ContactEnergies{}};
+  if (shift) {
+    scratch.branch.resize(nc + 1);
+    scratch.branch[nc] = Vec3::Zero();
+  }
+  const LoadSink sink{scratch.loads.data(), shift ? scratch.branch.data() : nullptr};
   // Blocks dealt round-robin: the real contacts, which cost the most, lie in front (partitionReal).
 #pragma omp parallel for schedule(static, 1) if (parallel)
   for (std::size_t b = 0; b < nBlocks; ++b)

@@ -27,11 +27,6 @@ struct ContactStageResult {
   bool realChanged = false;       // some contact formed or separated (noted in the ContactStore)
 };
 
-// A contact's force on particle 1 and its torques (Contact::force, torque1, torque2).
-struct ContactLoad {
-  Vec3 force, torque1, torque2;
-};
-
 // A contact's energies of this step (or their sums over contacts): stored at t_n, dissipated by
 // Coulomb slip, by the dashpots, and taken from shear springs by stiffness changes.
 struct ContactEnergies {
@@ -45,10 +40,16 @@ struct ContactEnergies {
   }
 };
 
+// A contact's results for the per-body sums: its force on particle 1, its torques
+// (Contact::force, torque1, torque2) and its energies.
+struct ContactLoad {
+  Vec3 force, torque1, torque2;
+  ContactEnergies energies;
+};
+
 struct ContactScratch {
   std::vector<ContactStageResult> blocks;           // fixed-size block sums (deterministic reduction)
   std::vector<ContactLoad> loads;                   // per visited contact, for the per-body gather
-  std::vector<ContactEnergies> energies;            // per visited contact
   std::vector<Vec3> branch;                         // per visited contact, with a cell (contact stress)
   std::vector<ContactEnergies> bodies;              // per body: the energies of its contacts as body 1
   std::vector<std::array<double, 9>> bodyStress;    // per body, with a cell: its contacts' F (x) l as body 1

@@ -343,23 +343,33 @@ void ContactStore::updateAdjacency(const Particles& p, std::size_t visited) {
   const std::size_t nParticles = p.size(), range = activeEnd();
   DEM_ASSERT(visited <= range, "updateAdjacency: the visited contacts are active");
   if (adjacencyValid_ && adjParticles_ == nParticles && adjRange_ == range) {
-    // the contacts that joined or left [0, visited) since the last call (few, as the loop's choice changes)
-    std::size_t changes = 0;
-    for (std::size_t k = 0; k < range; ++k) changes += inAdj_[k] != static_cast<std::uint8_t>(k < visited);
-    if (8 * changes <= visited + 64) {
-      for (std::size_t k = 0; k < range && changes > 0; ++k) {
-        const auto want = static_cast<std::uint8_t>(k < visited);
-        if (inAdj_[k] == want) continue;
-        const auto idx = static_cast<std::uint32_t>(k);
-        if (want) {
-          adjacencyInsert(p, id1_[k], idx << 1);
-          adjacencyInsert(p, id2_[k], (idx << 1) | 1u);
-        } else {
-          adjacencyErase(id1_[k], idx << 1);
-          adjacencyErase(id2_[k], (idx << 1) | 1u);
-        }
-        inAdj_[k] = want;
-        --changes;
+    // the contacts that joined or left [0, visited) since the last call (few, as the loop's choice
+    // changes): those before `visited` not listed, and those from there on listed
+    std::vector<std::uint32_t>& joined = adjJoined_;
+    std::vector<std::uint32_t>& left = adjLeft_;
+    joined.clear();
+    left.clear();
+    const std::uint8_t* flag = inAdj_.data();
+    const auto collect = [&](std::size_t from, std::size_t to, int value, std::vector<std::uint32_t>& out) {
+      for (const std::uint8_t* q = flag + from; q < flag + to && out.size() <= visited / 8 + 64;) {
+        q = static_cast<const std::uint8_t*>(std::memchr(q, value, static_cast<std::size_t>(flag + to - q)));
+        if (!q) break;
+        out.push_back(static_cast<std::uint32_t>(q - flag));
+        ++q;
+      }
+    };
+    collect(0, visited, 0, joined);
+    collect(visited, range, 1, left);
+    if (joined.size() + left.size() <= visited / 8 + 64) {
+      for (const std::uint32_t k : left) {
+        adjacencyErase(id1_[k], k << 1);
+        adjacencyErase(id2_[k], (k << 1) | 1u);
+        inAdj_[k] = 0;
+      }
+      for (const std::uint32_t k : joined) {
+        adjacencyInsert(p, id1_[k], k << 1);
+        adjacencyInsert(p, id2_[k], (k << 1) | 1u);
+        inAdj_[k] = 1;
       }
       assertAdjacency(p);
       return;

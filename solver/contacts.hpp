@@ -496,6 +496,7 @@ class ContactStore {
   PairIndex index_;
   std::vector<std::uint32_t> adjOffset_, adjCount_, adjEntry_;
   std::vector<std::uint8_t> inAdj_;  // contact k is listed in the adjacency (moved with each contact)
+  std::vector<std::uint32_t> adjJoined_, adjLeft_;  // updateAdjacency's scratch
   bool adjacencyValid_ = false;
   std::size_t adjParticles_ = 0, adjRange_ = 0;  // the bodies and the active contacts it was built for
   void adjacencyInsert(const Particles& p, std::uint32_t body, std::uint32_t entry);
