@@ -174,6 +174,7 @@ void writeParticles(Writer& w, const Particles& p) {
   }
   w.podArray(p.clump);
   w.podArray(p.isClump);
+  w.podArray(p.userId);  // version 11: the user id of the body in each slot
 }
 
 Particles readParticles(Reader& r, std::uint32_t version) {
@@ -238,15 +239,32 @@ Particles readParticles(Reader& r, std::uint32_t version) {
         p.shapeIndex.size(), p.clump.size(), p.isClump.size()})
     if (m != n) r.fail("particle arrays of different lengths");
   if (n > std::numeric_limits<std::uint32_t>::max() / 2) r.fail("too many particles");
-  p.userId.resize(n);
-  std::iota(p.userId.begin(), p.userId.end(), std::uint32_t{0});
-  p.slotOf = p.userId;
   for (std::size_t i = 0; i < n; ++i) {
     if (p.shape[i] == Shape::Wall && p.shapeIndex[i] >= p.walls.size()) r.fail("wall index out of range");
     if (p.shape[i] == Shape::Facet && p.shapeIndex[i] >= p.facets.size()) r.fail("facet index out of range");
     if (p.clump[i] != kNoClump && (p.clump[i] < 0 || static_cast<std::size_t>(p.clump[i]) >= n ||
                                    !p.isClump[static_cast<std::size_t>(p.clump[i])]))
       r.fail("clump id of particle " + std::to_string(i) + " out of range");
+  }
+  if (version >= 11) {
+    p.userId = r.podArray<std::uint32_t>();
+    if (p.userId.size() != n) r.fail("user ids of another length than the particle arrays");
+  } else {  // (earlier versions: every body in the slot of its user id)
+    p.userId.resize(n);
+    std::iota(p.userId.begin(), p.userId.end(), std::uint32_t{0});
+  }
+  // a permutation of 0..n-1 that moves movable bodies only, to the slots of movable bodies
+  p.slotOf.assign(n, std::numeric_limits<std::uint32_t>::max());
+  p.userOrder = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t u = p.userId[i];
+    if (u >= n || p.slotOf[u] != std::numeric_limits<std::uint32_t>::max())
+      r.fail("user id " + std::to_string(u) + " of slot " + std::to_string(i) + " out of range or repeated");
+    if (u != i && !(p.movable(i) && p.movable(u)))
+      r.fail("user id " + std::to_string(u) + " of slot " + std::to_string(i) +
+             ": only spheres outside clumps move to other slots");
+    p.slotOf[u] = static_cast<std::uint32_t>(i);
+    p.userOrder = p.userOrder && u == i;
   }
   return p;
 }
@@ -336,8 +354,10 @@ void readContacts(Reader& r, Scene& s, std::uint32_t version) {
     if ((c.type == ContactType::SphereWall) != (p.isWall(c.id1) || p.isWall(c.id2)) ||
         (c.type == ContactType::SphereFacet) != (p.isFacet(c.id1) || p.isFacet(c.id2)))
       r.fail("contact type does not match its bodies");
-    // (the ids' order of makeContact, which the shape-pair table and the contact loop assume)
-    if (c.type == ContactType::SphereSphere ? c.id1 > c.id2 : p.isBoundary(c.id1)) r.fail("contact ids out of order");
+    // (the ids' order of makeContact, which the shape-pair table and the contact loop assume: two
+    // spheres by user id)
+    if (c.type == ContactType::SphereSphere ? !p.userBefore(c.id1, c.id2) : p.isBoundary(c.id1))
+      r.fail("contact ids out of order");
     if (cs.find(c.id1, c.id2) >= 0) r.fail("repeated contact");
     std::uint8_t f = 0;
     if (version >= 7) {

@@ -29,6 +29,10 @@
 // potential contact takes 14 bytes where it took 71 (the last good state dem-run keeps in memory).
 // Since version 10 the ledger's boundary work and its pending half (after the shear-spring term;
 // older files: 0, as their ledgers did not book it).
+// Since version 11 the user id of the body in each slot (Particles::userId, after the clump arrays):
+// the particle arrays and the contacts are written by slot, as they are stored (spatial order,
+// Scene::setSpatialOrder, moves spheres to other slots); older files: every body in the slot of its
+// user id. Read back, it must be a permutation that moves only Particles::movable bodies.
 // Since version 4 the state of dem-run's output files at the checkpoint's step (OutputState: for each
 // file its length and an FNV-1a 64 checksum of those bytes, for a VTK collection the step of its
 // last snapshot), so that a restart can cut every output back to that step (io/output_files.hpp).
@@ -50,7 +54,7 @@
 
 namespace dem::io {
 
-inline constexpr std::uint32_t kCheckpointVersion = 10;
+inline constexpr std::uint32_t kCheckpointVersion = 11;
 
 class CheckpointError : public std::runtime_error {
  public:

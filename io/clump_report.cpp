@@ -26,7 +26,7 @@ std::string formatClumpReport(const Scene& scene) {
     const std::size_t b = c.body;
     const Vec3 &x = p.pos[b], &I = p.inertia[b];
     const Quat& q = p.ori[b];
-    s += "clump " + std::to_string(b) + ": " + std::to_string(c.members.size()) + " members, mass " +
+    s += "clump " + std::to_string(p.userId[b]) + ": " + std::to_string(c.members.size()) + " members, mass " +
          numbers({p.mass[b]}, false, "") + " kg, centroid (" + numbers({x[0], x[1], x[2]}, false, ", ") +
          ") m, principal inertia (" + numbers({I[0], I[1], I[2]}, false, ", ") + ") kg m^2, orientation (" +
          numbers({q.w(), q.x(), q.y(), q.z()}, false, ", ") + ")\n";
@@ -41,7 +41,7 @@ std::string clumpTable(const Scene& scene) {
     const std::size_t b = c.body;
     const Vec3 &x = p.pos[b], &I = p.inertia[b];
     const Quat& q = p.ori[b];
-    s += std::to_string(b) + "," + std::to_string(c.members.size()) + "," +
+    s += std::to_string(p.userId[b]) + "," + std::to_string(c.members.size()) + "," +
          numbers({p.mass[b], x[0], x[1], x[2], I[0], I[1], I[2], q.w(), q.x(), q.y(), q.z()}, true, ",") + "\n";
   }
   return s;

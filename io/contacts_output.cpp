@@ -18,24 +18,22 @@ void appendVec(std::string& s, const Vec3& v) {
   for (int k = 0; k < 3; ++k) appendNumber(s, v[k]);
 }
 
-// The real contacts' indices sorted by (id1, id2): an order independent of the store's.
-std::vector<std::size_t> realSorted(const ContactStore& c) {
-  std::vector<std::size_t> idx;
-  for (std::size_t k = 0; k < c.size(); ++k)
-    if (c.real(k)) idx.push_back(k);
-  std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
-    return pairKey(c.id1(a), c.id2(a)) != pairKey(c.id1(b), c.id2(b))
-               ? pairKey(c.id1(a), c.id2(a)) < pairKey(c.id1(b), c.id2(b))
-               : a < b;
-  });
-  return idx;
-}
-
 AppendFile::Mode openMode(bool append, const OutputRecord* restore) {
   if (restore) return AppendFile::Mode::Restore;
   return append ? AppendFile::Mode::Append : AppendFile::Mode::Replace;
 }
 }  // namespace
+
+std::vector<std::size_t> realContactsByUserIds(const Particles& p, const ContactStore& c) {
+  std::vector<std::pair<std::uint64_t, std::size_t>> keyed;
+  for (std::size_t k = 0; k < c.size(); ++k)
+    if (c.real(k)) keyed.emplace_back(pairKey(p.userId[c.id1(k)], p.userId[c.id2(k)]), k);
+  std::sort(keyed.begin(), keyed.end());  // (a pair is in the store once: the keys differ)
+  std::vector<std::size_t> idx;
+  idx.reserve(keyed.size());
+  for (const auto& [key, k] : keyed) idx.push_back(k);
+  return idx;
+}
 
 ContactsOutput::ContactsOutput(const std::string& path, bool append, const OutputRecord* restore,
                                const std::string& checkpoint)
@@ -48,12 +46,13 @@ ContactsOutput::ContactsOutput(const std::string& path, bool append, const Outpu
 void ContactsOutput::write(const Scene& s) {
   const ContactStore& c = s.contacts;
   rows_.clear();
-  for (const std::size_t k : realSorted(c)) {
+  const Particles& p = s.particles;
+  for (const std::size_t k : realContactsByUserIds(p, c)) {
     const Vec3 n = c.vec(col::nx, k), f2 = -c.vec(col::fx, k);
     const Vec3 fn = f2.dot(n) * n;
     rows_ += std::to_string(s.stepCount);
     appendNumber(rows_, s.energy.time);
-    rows_ += ',' + std::to_string(c.id1(k)) + ',' + std::to_string(c.id2(k));
+    rows_ += ',' + std::to_string(p.userId[c.id1(k)]) + ',' + std::to_string(p.userId[c.id2(k)]);
     appendVec(rows_, c.vec(col::px, k));
     appendVec(rows_, n);
     appendVec(rows_, fn);

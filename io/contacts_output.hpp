@@ -1,8 +1,9 @@
 #pragma once
 // Per-contact CSV (outputs.contacts): every `interval` steps one row per real contact, sorted by
-// (id1, id2), with the columns
+// its two bodies' user ids (realContactsByUserIds), with the columns
 //   step, ledger_time     the step after which the row is written; the contacts' time t_n = time - dt
-//   id1, id2              particle ids (sphere-sphere: id1 < id2; sphere-wall: id2 the wall)
+//   id1, id2              the bodies' user ids (Particles::userId: their ids in the scene, whatever
+//                         their slots in storage; sphere-sphere: id1 < id2; sphere-wall: id2 the wall)
 //   cx, cy, cz            the contact point (middle of the overlap zone)
 //   nx, ny, nz            the unit normal, from particle 1 towards particle 2
 //   fn_x .. fn_z          normal force on particle 2, (F2 . n) n (Yade's NormShearPhys::normalForce)
@@ -15,8 +16,14 @@
 #include "solver/scene.hpp"
 
 #include <string>
+#include <vector>
 
 namespace dem::io {
+
+// The indices of the real contacts in the order of their bodies' user ids (the smaller one first,
+// then the other): an order independent of the store's and of the bodies' slots, that every output
+// listing contacts or summing over them follows.
+std::vector<std::size_t> realContactsByUserIds(const Particles& p, const ContactStore& contacts);
 
 class ContactsOutput {
  public:

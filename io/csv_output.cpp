@@ -160,11 +160,12 @@ void CsvOutput::write(const Scene& s) {
     }
   }
   const Particles& p = s.particles;
-  for (const std::size_t id : spec_.particles) {
-    for (const Vec3* v : {&p.pos[id], &p.vel[id], &p.angVel[id]}) appendNumbers(row_, *v);
-    const Quat& q = p.ori[id];
+  for (const std::size_t id : spec_.particles) {  // (user ids)
+    const std::size_t i = p.slotOf.at(id);
+    for (const Vec3* v : {&p.pos[i], &p.vel[i], &p.angVel[i]}) appendNumbers(row_, *v);
+    const Quat& q = p.ori[i];
     for (const double c : {q.w(), q.x(), q.y(), q.z()}) appendNumber(row_, c);
-    appendNumbers(row_, angularMomentum(p, id));
+    appendNumbers(row_, angularMomentum(p, i));
   }
   row_ += '\n';
   file_.write(row_);

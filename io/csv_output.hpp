@@ -16,7 +16,8 @@
 //   cell_work             periodic scenes with csv.cell: the ledger's work of the cell (energy.hpp)
 //   H_xx .. H_zz          the cell's H (row, column; columns are the side vectors) at `time`
 //   stress_xx .. stress_zz  the Love-Weber stress (Scene::stress) at ledger_time, Pa
-//   pID_x .. pID_wz       position, velocity, angular velocity of each chosen particle
+//   pID_x .. pID_wz       position, velocity, angular velocity of each chosen particle (ID its user id,
+//                         Particles::userId: its id in the scene, whatever its slot in storage)
 //   pID_qw .. pID_qz      its orientation (quaternion, body to global axes) at time
 //   pID_Lx .. pID_Lz      its angular momentum about its centre (solver/angular_momentum.hpp), mid-step
 // Numbers are written with 17 significant digits (they read back to the same doubles).

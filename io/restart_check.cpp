@@ -43,14 +43,17 @@ struct Differ {
   }
 };
 
-// Rule: same bodies, in the same order (ids), with the same shape, radius, mass, material, blocked axes and clump.
+// Rule: same bodies, in the same order (user ids: the bodies matched by user id, whatever their
+// slots in storage), with the same shape, radius, mass, material, blocked axes and clump.
 bool bodiesDiffer(const Particles& a, const Particles& b, Differ& d) {
   if (d("the number of bodies", a.size(), b.size())) return true;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const std::string p = "body " + std::to_string(i) + ": ";
-    if (d(p + "wall", a.isWall(i), b.isWall(i)) || d(p + "radius", a.radius[i], b.radius[i]) ||
-        d(p + "mass", a.mass[i], b.mass[i]) || d(p + "material", a.material[i], b.material[i]) ||
-        d(p + "blocked axes", a.blocked[i], b.blocked[i]) || d(p + "clump", a.clump[i], b.clump[i]))
+  for (std::size_t u = 0; u < a.size(); ++u) {
+    const std::size_t i = a.slotOf[u], j = b.slotOf[u];
+    const std::string p = "body " + std::to_string(u) + ": ";
+    // (a clump body never moves: its slot is its user id)
+    if (d(p + "wall", a.isWall(i), b.isWall(j)) || d(p + "radius", a.radius[i], b.radius[j]) ||
+        d(p + "mass", a.mass[i], b.mass[j]) || d(p + "material", a.material[i], b.material[j]) ||
+        d(p + "blocked axes", a.blocked[i], b.blocked[j]) || d(p + "clump", a.clump[i], b.clump[j]))
       return true;
   }
   return false;
@@ -96,6 +99,7 @@ void checkRestartScene(const Scene& fromFile, const Scene& checkpoint, const std
 
 std::vector<std::string> applyRestartChanges(const Scene& fromFile, Scene& checkpoint) {
   std::vector<std::string> notes;
+  checkpoint.setSpatialOrder(fromFile.spatialOrder());  // (a setting of the run, not in the checkpoint)
   if (fromFile.dtSafety() > 0.0) {
     if (fromFile.dtSafety() != checkpoint.dtSafety() || fromFile.dtInterval() != checkpoint.dtInterval()) {
       checkpoint.setDtFromStiffness(fromFile.dtSafety(), fromFile.dtInterval());

@@ -2,7 +2,7 @@
 // `dem-run --restart`: the scene file against the checkpoint it resumes from.
 //
 // The checkpoint gives the state; the scene file must describe the same system. Refused (exit 2,
-// RestartMismatch naming the first difference): another number of bodies; a body (by id) with
+// RestartMismatch naming the first difference): another number of bodies; a body (by user id) with
 // another shape, radius, mass, material, blocked axes or clump; other materials (count or any
 // property); another contact law or gravity; a periodic cell in one and not the other, or another
 // velocity gradient, homoDeform or flip. (The CSV's columns, i.e. outputs.csv.particles and
@@ -32,7 +32,8 @@ void checkRestartScene(const Scene& fromFile, const Scene& checkpoint, const std
                        const std::string& checkpointPath);
 
 // Applies dt, damping and dampGravity of the scene file to the checkpoint's scene where they differ; returns a
-// note for each change.
+// note for each change. Also sets the spatial order (engine.spatialOrder, which the checkpoint does not hold;
+// the results are the same bits either way) as the scene file does, without a note.
 std::vector<std::string> applyRestartChanges(const Scene& fromFile, Scene& checkpoint);
 
 }  // namespace dem::io

@@ -23,8 +23,8 @@ StartOverlap startOverlap(Scene& scene) {
     ++o.pairs;
     if (overlap <= o.largest) continue;
     o.largest = overlap;
-    o.id1 = i1;
-    o.id2 = i2;
+    o.id1 = p.userId[i1];  // (user ids)
+    o.id2 = p.userId[i2];
     o.smallerRadius = p.isBoundary(i2) ? p.radius[i1] : std::min(p.radius[i1], p.radius[i2]);
   }
   return o;

@@ -1,6 +1,7 @@
 #include "vtk_output.hpp"
 
 #include "atomic_file.hpp"
+#include "contacts_output.hpp"
 #include "output_files.hpp"
 #include "solver/angular_momentum.hpp"
 #include "solver/contact_geometry.hpp"
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <sstream>
 #include <string_view>
@@ -128,9 +130,9 @@ std::string stepName(const std::string& prefix, std::uint64_t step) {
 
 std::string particlesVtu(const Scene& scene) {
   const Particles& p = scene.particles;
-  std::vector<std::size_t> ids;
-  for (std::size_t i = 0; i < p.size(); ++i)
-    if (p.shape[i] == Shape::Sphere && !p.isClump[i]) ids.push_back(i);
+  std::vector<std::size_t> ids;  // the spheres' slots in the order of their user ids
+  for (std::size_t u = 0; u < p.size(); ++u)
+    if (const std::size_t i = p.slotOf[u]; p.shape[i] == Shape::Sphere && !p.isClump[i]) ids.push_back(i);
   std::vector<Vec3> pts;
   pts.reserve(ids.size());
   for (const std::size_t i : ids) pts.push_back(p.pos[i]);
@@ -138,7 +140,7 @@ std::string particlesVtu(const Scene& scene) {
   s.reserve(ids.size() * 400 + 2000);
   gridStart(s, ids.size(), ids.size(), 1, kVtkVertex, pts);
   s += "      <PointData Scalars=\"radius\" Vectors=\"velocity\">\n";
-  scalarArray(s, "Int64", "id", ids, [](std::size_t i) { return i; });
+  scalarArray(s, "Int64", "id", ids, [&](std::size_t i) { return p.userId[i]; });
   scalarArray(s, "Float64", "radius", ids, [&](std::size_t i) { return p.radius[i]; });
   scalarArray(s, "Int64", "material", ids, [&](std::size_t i) { return p.material[i]; });
   vecArray(s, "velocity", ids, [&](std::size_t i) { return p.vel[i]; });
@@ -151,7 +153,7 @@ std::string particlesVtu(const Scene& scene) {
   const auto body = [&](std::size_t i) { return p.isClumpMember(i) ? static_cast<std::size_t>(p.clump[i]) : i; };
   quatArray(s, "bodyOrientation", ids, [&](std::size_t i) { return p.ori[body(i)]; });
   vecArray(s, "bodyAngularMomentum", ids, [&](std::size_t i) { return angularMomentum(p, body(i)); });
-  openArray(s, "Int64", "clump", 1);  // the clump body's id, -1 for a body in no clump
+  openArray(s, "Int64", "clump", 1);  // the clump body's id (its slot: clump bodies stay), -1 for a body in no clump
   for (const std::size_t i : ids) s += std::to_string(p.clump[i]) + ' ';
   closeArray(s);
   s += "      </PointData>\n";
@@ -161,11 +163,10 @@ std::string particlesVtu(const Scene& scene) {
 
 std::string contactsVtu(const Scene& scene) {
   const Particles& p = scene.particles;
-  std::vector<std::size_t> ids;
-  std::vector<Contact> items;
-  for (const Contact& c : scene.contacts.records()) items.push_back(c);
-  for (std::size_t k = 0; k < items.size(); ++k)
-    if (items[k].real) ids.push_back(k);
+  std::vector<Contact> items;  // the real contacts in the order of their bodies' user ids
+  for (const std::size_t k : realContactsByUserIds(p, scene.contacts)) items.push_back(scene.contacts.get(k));
+  std::vector<std::size_t> ids(items.size());
+  std::iota(ids.begin(), ids.end(), std::size_t{0});
   std::vector<Vec3> pts;
   pts.reserve(2 * ids.size());
   for (const std::size_t k : ids) {
@@ -181,8 +182,8 @@ std::string contactsVtu(const Scene& scene) {
   s.reserve(ids.size() * 400 + 2000);
   gridStart(s, pts.size(), ids.size(), 2, kVtkLine, pts);
   s += "      <CellData Scalars=\"normalForce\" Vectors=\"force\">\n";
-  scalarArray(s, "Int64", "id1", ids, [&](std::size_t k) { return items[k].id1; });
-  scalarArray(s, "Int64", "id2", ids, [&](std::size_t k) { return items[k].id2; });
+  scalarArray(s, "Int64", "id1", ids, [&](std::size_t k) { return p.userId[items[k].id1]; });
+  scalarArray(s, "Int64", "id2", ids, [&](std::size_t k) { return p.userId[items[k].id2]; });
   scalarArray(s, "Float64", "normalForce", ids,
               [&](std::size_t k) { return std::abs(items[k].force.dot(items[k].normal)); });
   vecArray(s, "force", ids, [&](std::size_t k) { return items[k].force; });
@@ -192,12 +193,13 @@ std::string contactsVtu(const Scene& scene) {
   return s;
 }
 
-// The force on each boundary body (wall or facet): the reaction -F of its real contacts.
+// The force on each boundary body (wall or facet): the reaction -F of its real contacts, summed in
+// the order of the spheres' user ids.
 std::vector<Vec3> boundaryForces(const Scene& scene) {
   std::vector<Vec3> f(scene.particles.size(), Vec3::Zero());
   const ContactStore& cs = scene.contacts;
-  for (std::size_t k = 0; k < cs.size(); ++k)
-    if (cs.real(k) && cs.type(k) != ContactType::SphereSphere) f[cs.id2(k)] -= cs.vec(col::fx, k);
+  for (const std::size_t k : realContactsByUserIds(scene.particles, cs))
+    if (cs.type(k) != ContactType::SphereSphere) f[cs.id2(k)] -= cs.vec(col::fx, k);
   return f;
 }
 

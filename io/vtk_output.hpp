@@ -9,11 +9,13 @@
 //   bodyAngularMomentum (those of the rigid body the point belongs to: its clump for a clump member,
 //   itself otherwise), clump (the clump body's id, -1: none)
 // (positions and orientations at the scene's time; velocities and angular momenta mid-step; force
-// and torque those of the last step).
+// and torque those of the last step). The points are in the order of the bodies' user ids, and id is
+// the user id (Particles::userId: a body's id in the scene, whatever its slot in storage), so that a
+// snapshot is the same bytes whether or not the spatial order moved the bodies (Scene::setSpatialOrder).
 // In ParaView: Glyph filter, Sphere glyph, Scale by "radius", scale factor 2 (glyphs are diameters).
 // Contacts (optional) are lines (VTK_LINE) from particle 1's centre to particle 2's centre (a wall
 // contact ends at the contact point; in a periodic cell a contact ends at the image x2 + H cellDist) with cell data id1, id2, normalForce (|F.n|, N), force (on
-// particle 1), overlap (-u_N).
+// particle 1), overlap (-u_N); id1 and id2 are user ids, the lines in their order (realContactsByUserIds).
 // Walls and meshes (scenes with either): triangles (VTK_TRIANGLE), each facet as it lies at the
 // scene's time (moving meshes move), each infinite wall as a square of two triangles centred on
 // the spheres and twice their extent, in PREFIX_walls_NNN.vtu + PREFIX_walls.pvd, with cell data id

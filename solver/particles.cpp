@@ -183,11 +183,12 @@ std::size_t Particles::addMesh(const TriangleMesh& triangles, std::uint32_t mat,
 }
 
 void Particles::checkFinite() const {
-  for (std::size_t i = 0; i < size(); ++i) {
-    requireFinite(i, "pos", pos[i]);
-    requireFinite(i, "vel", vel[i]);
-    requireFinite(i, "angVel", angVel[i]);
-    if (!allFinite(ori[i])) badField(i, "ori", str(ori[i]), "a finite unit quaternion");
+  for (std::size_t u = 0; u < size(); ++u) {  // (the first by user id, named by user id)
+    const std::size_t i = slotOf[u];
+    requireFinite(u, "pos", pos[i]);
+    requireFinite(u, "vel", vel[i]);
+    requireFinite(u, "angVel", angVel[i]);
+    if (!allFinite(ori[i])) badField(u, "ori", str(ori[i]), "a finite unit quaternion");
   }
 }
 

@@ -63,7 +63,7 @@ class RunawayError : public std::runtime_error {
   RunawayError(const std::string& what, std::uint64_t atStep, std::size_t atParticle, double stepSize, double critical)
       : std::runtime_error(what), step(atStep), particle(atParticle), dt(stepSize), dtCritical(critical) {}
   std::uint64_t step;   // the step (t_n = step dt) whose integration produced the runaway state
-  std::size_t particle; // the first non-finite particle, or the one with the largest kinetic energy
+  std::size_t particle;  // the first non-finite particle, or the one with the largest kinetic energy (its user id)
   double dt;            // the timestep in use
   double dtCritical;    // estimated critical timestep (global stiffness; p-wave without contacts)
 };

@@ -64,7 +64,7 @@ void Scene::validate() {
     for (std::size_t i = 0; i < particles.size(); ++i) {
       if (particles.material[i] >= materials.size()) {
         std::ostringstream s;
-        s << "particle " << i << ": material = " << particles.material[i]
+        s << "particle " << particles.userId[i] << ": material = " << particles.material[i]
           << " is invalid; expected an index into scene.materials (size " << materials.size()
           << "); add a Material to scene.materials";
         throw std::invalid_argument(s.str());
@@ -75,7 +75,8 @@ void Scene::validate() {
     const std::uint8_t rot = particles.blocked[i] & dof::rotation;
     if (particles.isAspherical(i) && rot != 0 && rot != dof::rotation) {
       std::ostringstream s;
-      s << "particle " << i << ": blocked = " << int(particles.blocked[i]) << " blocks some but not all rotations of "
+      s << "particle " << particles.userId[i] << ": blocked = " << int(particles.blocked[i])
+        << " blocks some but not all rotations of "
         << "an aspherical body (inertia = (" << particles.inertia[i].transpose()
         << ")); block all three rotations (dof::rotation) or none";
       throw std::invalid_argument(s.str());
@@ -176,7 +177,8 @@ void Scene::checkRunaway(bool gradientChanged) {
   const bool closed = !externalForces && !(deforming && !cell->homoDeform) && !gradientChanged;
   const RunawayMonitor::Verdict v = runaway.check(energy, gravity.norm() * liftMass_, closed, nonFinite, particles.size());
   if (v == RunawayMonitor::Verdict::Ok) return;
-  const std::size_t who = nonFinite ? s.firstNonFinite : s.fastest;
+  const std::size_t whoSlot = nonFinite ? s.firstNonFinite : s.fastest;
+  const std::size_t who = whoSlot < particles.size() ? particles.userId[whoSlot] : whoSlot;  // (user id)
   double dtCr = std::numeric_limits<double>::quiet_NaN();
   std::string how;
   try {

@@ -8,8 +8,12 @@
 // read and resumes (to round-off: it was written by an earlier build); the format's checks (magic, version, checksum,
 // truncation) and atomicity (a failed save leaves the previous file intact). A scene read back skips the same dormant
 // contacts as the scene it was saved from (Scene::recoverContactMarks; reference: the marks of the saved scene).
+// A scene whose spheres were moved to other slots (Scene::renumber) before the checkpoint resumes
+// with its user ids and gives the straight run's bits per user id; user ids that are no permutation,
+// or that move a body that must keep its slot, are rejected.
 #include "io/checkpoint.hpp"
 #include "io/scene_loader.hpp"
+#include "shuffled_slots.hpp"
 #include "solver/builders.hpp"
 #include "solver/mesh_generators.hpp"
 
@@ -103,6 +107,82 @@ BOOST_AUTO_TEST_CASE(resumed_deposition_is_bit_identical) {
     BOOST_TEST((checkpointBytes(resumed) == checkpointBytes(straight)));
     std::filesystem::remove_all(kDir);
   }
+}
+
+// The spheres renumbered (shuffled among their slots) a quarter into the run, a checkpoint at half
+// of it: the checkpoint keeps the slots and the user ids, and the resumed run matches both the
+// straight run of the scene never renumbered (per user id, and the ledger) and the straight run
+// renumbered in the same way (every byte of the final state).
+BOOST_AUTO_TEST_CASE(resumed_renumbered_deposition_is_bit_identical) {
+  const std::uint64_t N = 2000;
+  Scene straight = depositionScene(frictionalPour());
+  straight.run(N);
+  const auto renumbered = [&](std::uint64_t steps) {
+    Scene s = depositionScene(frictionalPour());
+    s.run(N / 4);
+    s.renumber(test::shuffledSlots(s.particles, 11));
+    s.run(steps - N / 4);
+    return s;
+  };
+  const Scene movedStraight = renumbered(N);
+
+  std::filesystem::create_directories(kDir);
+  const std::string file = (kDir / "renumbered.ckpt").string();
+  {
+    const Scene first = renumbered(N / 2);
+    BOOST_REQUIRE(!first.particles.userOrder);
+    saveCheckpoint(first, file);
+  }
+  Scene resumed = loadCheckpoint(file);
+  BOOST_TEST(!resumed.particles.userOrder);
+  BOOST_TEST(resumed.particles.userId == movedStraight.particles.userId);
+  resumed.run(N / 2);
+
+  const Particles &p = resumed.particles, &q = straight.particles;
+  BOOST_REQUIRE(p.size() == q.size());
+  std::size_t differ = 0;
+  for (std::size_t u = 0; u < p.size(); ++u) {
+    const std::size_t i = p.slotOf[u];
+    for (const auto& [a, b] : {std::pair{&p.pos[i], &q.pos[u]},
+                               {&p.vel[i], &q.vel[u]},
+                               {&p.angVel[i], &q.angVel[u]},
+                               {&p.force[i], &q.force[u]}})
+      differ += std::memcmp(a->data(), b->data(), sizeof(Vec3)) != 0;
+    differ += std::memcmp(p.ori[i].coeffs().data(), q.ori[u].coeffs().data(), 4 * sizeof(double)) != 0;
+  }
+  BOOST_TEST(differ == 0u);
+  BOOST_TEST(straight.contacts.countReal() > 100u);
+  BOOST_TEST(resumed.contacts.countReal() == straight.contacts.countReal());
+  BOOST_TEST(std::memcmp(&resumed.energy, &straight.energy, sizeof(EnergyLedger)) == 0);
+  BOOST_TEST((checkpointBytes(resumed) == checkpointBytes(movedStraight)));
+  std::filesystem::remove_all(kDir);
+}
+
+BOOST_AUTO_TEST_CASE(bad_user_ids_are_rejected) {
+  Scene s = depositionScene(frictionalPour());
+  s.run(10);
+  const auto rejects = [](const Scene& bad, const std::string& needle) {
+    try {
+      sceneFromCheckpointBytes(checkpointBytes(bad), "x.ckpt");
+      BOOST_ERROR("accepted bad user ids (" << needle << ")");
+    } catch (const CheckpointError& e) {
+      BOOST_TEST_INFO(e.what());
+      BOOST_TEST(std::string(e.what()).find(needle) != std::string::npos);
+    }
+  };
+  const Particles& p = s.particles;
+  std::size_t sphere = 0;
+  while (!p.movable(sphere)) ++sphere;
+  BOOST_REQUIRE(p.isWall(0));
+  Scene repeated = s;
+  repeated.particles.userId[sphere + 1] = repeated.particles.userId[sphere];
+  rejects(repeated, "repeated");
+  Scene outOfRange = s;
+  outOfRange.particles.userId[sphere] = static_cast<std::uint32_t>(p.size());
+  rejects(outOfRange, "out of range");
+  Scene wallMoved = s;  // a wall and a sphere swap their user ids
+  std::swap(wallMoved.particles.userId[0], wallMoved.particles.userId[sphere]);
+  rejects(wallMoved, "only spheres outside clumps move");
 }
 
 // The example at 8 times its shear rate and compression rate, so that a short run densifies,
