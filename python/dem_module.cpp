@@ -2,14 +2,21 @@
 // stepping with a callback, NumPy views of the particle arrays, contacts and the energy ledger.
 // Documentation: docs/python.md. The Python package python/dem/__init__.py re-exports everything.
 //
+// User ids. Every particle id the module takes or returns is a user id (Particles::userId: the
+// body's index when it was added), and every per-particle array is in the order of user ids, also
+// after the spatial order (spatial_order) moved bodies to other slots in storage.
+//
 // NumPy views. positions, velocities, ... are (N, 3) float64 arrays over the scene's own
 // std::vector<Vec3> storage (Vec3 is three contiguous doubles), read-only, with a guard object as
 // their base: the guard holds a reference to the Python Scene (the scene lives as long as any view
 // or slice of it) and counts the live views; adding a particle (which may reallocate the vectors)
-// raises RuntimeError while any view is alive. Steps never resize the arrays, so a view stays
-// valid across step() and run() and shows the current values.
+// raises RuntimeError while any view is alive. Steps never resize the arrays, and the spatial order
+// does not renumber the bodies while a view is alive (runSteps), so a view stays valid across step()
+// and run() and shows the current values. While the bodies are not in the slots of their user ids
+// (Particles::userOrder false) these properties return read-only copies in user-id order instead.
 
 #include "io/checkpoint.hpp"
+#include "io/contacts_output.hpp"
 #include "io/json_errors.hpp"
 #include "io/scene_loader.hpp"
 #include "io/stl.hpp"
@@ -94,12 +101,42 @@ py::array scalarView(py::object self, const std::vector<double>& v) {
   return a;
 }
 
-// A read-only view of one per-particle array of the scene (member `Field` of dem::Particles).
+// A read-only array of one per-particle quantity (member `Field` of dem::Particles) in the order of
+// user ids: a view of the scene's storage while the bodies are in the slots of their user ids
+// (Particles::userOrder), else a copy.
 template <auto Field>
 py::array particleView(py::object self) {
-  const auto& v = self.cast<PyScene&>().scene.particles.*Field;
-  if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::vector<double>>) return scalarView(self, v);
-  else return vec3View(self, v);
+  const dem::Particles& p = self.cast<PyScene&>().scene.particles;
+  const auto& v = p.*Field;
+  constexpr bool scalar = std::is_same_v<std::decay_t<decltype(v)>, std::vector<double>>;
+  if (p.userOrder) {
+    if constexpr (scalar) return scalarView(self, v);
+    else return vec3View(self, v);
+  }
+  const auto n = static_cast<py::ssize_t>(v.size());
+  py::array_t<double> a = scalar ? py::array_t<double>(n) : py::array_t<double>({n, py::ssize_t{3}});
+  double* out = a.mutable_data();
+  for (std::size_t u = 0; u < v.size(); ++u) {
+    if constexpr (scalar) out[u] = v[p.slotOf[u]];
+    else
+      for (int k = 0; k < 3; ++k) out[3 * u + static_cast<std::size_t>(k)] = v[p.slotOf[u]][k];
+  }
+  py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return a;
+}
+
+// The slot of the body with user id `id` (IndexError naming it when out of range).
+std::size_t slotOfUser(const PyScene& s, std::size_t id) {
+  if (id >= s.scene.particles.size()) throw py::index_error("particle " + std::to_string(id) + " out of range");
+  return s.scene.particles.slotOf[id];
+}
+
+// Moves every body back to the slot of its user id (Scene::renumber), e.g. before bodies become
+// clump members, which keep their slots.
+void restoreUserOrder(dem::Scene& scene) {
+  if (scene.particles.userOrder) return;
+  const std::vector<std::uint32_t> newSlot = scene.particles.userId;  // (a copy: renumber moves userId)
+  scene.renumber(newSlot);
 }
 
 dem::Vec3 toVec3(const py::object& o, const char* what) {
@@ -218,12 +255,11 @@ py::dict ledgerDict(const dem::EnergyLedger& e) {
   return d;
 }
 
-// Real contacts as arrays.
+// Real contacts as arrays, in the order of their bodies' user ids, the ids user ids.
 py::dict contactsDict(const dem::Scene& scene) {
   const dem::ContactStore& cs = scene.contacts;
-  std::vector<std::size_t> real;
-  for (std::size_t k = 0; k < cs.size(); ++k)
-    if (cs.real(k)) real.push_back(k);
+  const dem::Particles& p = scene.particles;
+  const std::vector<std::size_t> real = dem::io::realContactsByUserIds(p, cs);
   const auto n = static_cast<py::ssize_t>(real.size());
   py::array_t<std::uint32_t> id1(n), id2(n);
   py::array_t<bool> wall(n);
@@ -240,8 +276,8 @@ py::dict contactsDict(const dem::Scene& scene) {
   auto ov = overlap.mutable_unchecked<1>();
   for (py::ssize_t r = 0; r < n; ++r) {
     const dem::Contact c = cs.get(real[static_cast<std::size_t>(r)]);
-    i1(r) = c.id1;
-    i2(r) = c.id2;
+    i1(r) = p.userId[c.id1];
+    i2(r) = p.userId[c.id2];
     w(r) = c.type == dem::ContactType::SphereWall;
     const dem::Vec3 nf = c.normal.dot(c.force) * c.normal;
     const dem::Vec3 sf = c.force - nf;
@@ -300,19 +336,20 @@ nlohmann::json sceneJson(const PyScene& ps, std::uint64_t steps) {
                  clumps = nlohmann::json::array();
   int stage = 0;  // 0 walls, 1 spheres, 2 bodies, 3 clump bodies
   const char* stageName[] = {"walls", "spheres", "bodies", "clump bodies"};
-  for (std::size_t i = 0; i < p.size(); ++i) {
+  for (std::size_t u = 0; u < p.size(); ++u) {  // (in the order of user ids; i the slot)
+    const std::size_t i = p.slotOf[u];
     int kind = 0;
     if (p.isWall(i)) kind = 0;
     else if (p.isClump[i]) kind = 3;
     else {
       const dem::ParticleSpec ref = dem::sphereSpec(p.pos[i], p.radius[i], s.materials[p.material[i]].density);
-      const auto pre = ps.preClump.find(i);
+      const auto pre = ps.preClump.find(u);
       const dem::Quat& ori = pre == ps.preClump.end() ? p.ori[i] : pre->second.ori;
       const bool sphere = p.mass[i] == ref.mass && p.inertia[i] == ref.inertia && ori.coeffs() == ref.ori.coeffs();
       kind = sphere ? 1 : 2;
     }
     if (kind < stage)
-      throw std::invalid_argument("save_scene: particle " + std::to_string(i) + " (one of the " + stageName[kind] +
+      throw std::invalid_argument("save_scene: particle " + std::to_string(u) + " (one of the " + stageName[kind] +
                                   ") follows " + stageName[stage] +
                                   "; a scene file numbers walls first, then "
                                   "spheres, bodies and clump bodies: add them in that order");
@@ -326,9 +363,9 @@ nlohmann::json sceneJson(const PyScene& ps, std::uint64_t steps) {
     if (kind == 3) continue;
     PyScene::MemberState st{p.pos[i], p.vel[i], p.angVel[i], p.ori[i]};
     if (p.isClumpMember(i)) {
-      const auto it = ps.preClump.find(i);
+      const auto it = ps.preClump.find(u);
       if (it == ps.preClump.end())
-        throw std::invalid_argument("save_scene: particle " + std::to_string(i) +
+        throw std::invalid_argument("save_scene: particle " + std::to_string(u) +
                                     " is a clump member whose state before the clump was made is unknown (a scene "
                                     "read from a file or checkpoint); only clumps made by add_clump can be written");
       st = it->second;
@@ -401,6 +438,20 @@ dem::ContactLaw lawFrom(const std::string& name) {
   return law;
 }
 
+// Runs k steps with the GIL released. While NumPy views of the particle arrays are alive, the spatial
+// order does not renumber the bodies (the views show the storage, which stays in user-id order);
+// the results are the same bits either way.
+void stepScene(PyScene& s, std::uint64_t k) {
+  struct Restore {
+    dem::Scene& scene;
+    bool on;
+    ~Restore() { scene.setSpatialOrder(on); }
+  } restore{s.scene, s.scene.spatialOrder()};
+  if (s.liveViews > 0) s.scene.setSpatialOrder(false);
+  py::gil_scoped_release release;
+  s.scene.run(k);
+}
+
 // Runs n steps, calling back every `every` steps (after the step) with the scene; the GIL is
 // released while stepping. Ctrl-C is honoured between chunks of steps.
 void runSteps(py::object self, std::uint64_t n, const py::object& callback, std::uint64_t every) {
@@ -411,10 +462,7 @@ void runSteps(py::object self, std::uint64_t n, const py::object& callback, std:
   std::uint64_t done = 0;
   while (done < n) {
     const std::uint64_t k = std::min(chunk, n - done);
-    {
-      py::gil_scoped_release release;
-      s.scene.run(k);
-    }
+    stepScene(s, k);
     done += k;
     if (haveCallback && k == every) {
       const py::object r = callback(self);
@@ -423,6 +471,11 @@ void runSteps(py::object self, std::uint64_t n, const py::object& callback, std:
     if (PyErr_CheckSignals() != 0) throw py::error_already_set();
   }
 }
+
+constexpr const char* kViewDoc =
+    "A read-only array of one value per particle, in the order of particle (user) ids. A live view of the "
+    "scene's storage (no copy) while every body is in the slot of its id; after the spatial order "
+    "(spatial_order) moved bodies in storage, a read-only copy (writeable=False) taken now.";
 
 }  // namespace
 
@@ -537,7 +590,8 @@ PYBIND11_MODULE(_dem, m) {
             p.vel = toVec3(vel, "vel");
             p.angVel = toVec3(angVel, "ang_vel");
             p.blocked = fixed ? dem::dof::all : blockedFromString(blocked);
-            return s.scene.particles.add(p);
+            const std::size_t slot = s.scene.particles.add(p);
+            return std::size_t{s.scene.particles.userId[slot]};
           },
           py::arg("pos"), py::arg("radius"), py::arg("material") = 0, py::arg("vel") = std::array<double, 3>{0, 0, 0},
           py::arg("ang_vel") = std::array<double, 3>{0, 0, 0}, py::arg("blocked") = "", py::arg("fixed") = false,
@@ -563,7 +617,8 @@ PYBIND11_MODULE(_dem, m) {
               throw std::invalid_argument("ori: expected a unit quaternion [w, x, y, z]");
             p.ori = dem::Quat(q[0], q[1], q[2], q[3]).normalized();
             p.blocked = blockedFromString(blocked);
-            return s.scene.particles.add(p);
+            const std::size_t slot = s.scene.particles.add(p);
+            return std::size_t{s.scene.particles.userId[slot]};
           },
           py::arg("pos"), py::arg("mass"), py::arg("inertia"), py::arg("radius"), py::arg("material") = 0,
           py::arg("vel") = std::array<double, 3>{0, 0, 0}, py::arg("ang_vel") = std::array<double, 3>{0, 0, 0},
@@ -577,7 +632,7 @@ PYBIND11_MODULE(_dem, m) {
             const std::size_t id =
                 s.scene.particles.addWall(toVec3(point, "point"), toVec3(normal, "normal"), materialIndex(s, material));
             s.scene.particles.vel[id] = toVec3(vel, "vel");
-            return id;
+            return std::size_t{s.scene.particles.userId[id]};  // (a wall's slot is its user id)
           },
           py::arg("point"), py::arg("normal"), py::arg("material") = 0, py::arg("vel") = std::array<double, 3>{0, 0, 0},
           "An infinite wall, fixed or moving at the constant velocity vel; returns its particle id.")
@@ -615,6 +670,7 @@ PYBIND11_MODULE(_dem, m) {
           "add_clump",
           [](PyScene& s, const std::vector<std::size_t>& members) {
             s.checkResizable();
+            restoreUserOrder(s.scene);  // (clump members keep their slots: those of their user ids)
             const dem::Particles& p = s.scene.particles;
             std::map<std::size_t, PyScene::MemberState> before;
             for (const std::size_t id : members)
@@ -623,7 +679,9 @@ PYBIND11_MODULE(_dem, m) {
             s.preClump.merge(before);
             return body;
           },
-          py::arg("members"), "A clump of existing particles; returns the clump body's particle id.")
+          py::arg("members"),
+          "A clump of existing particles (user ids); returns the clump body's particle id. Moves the bodies back "
+          "to the slots of their user ids first, if the spatial order had moved them.")
       // --- settings -----------------------------------------------------------------------------
       .def_property(
           "gravity", [](const PyScene& s) { return vecCopy(s.scene.gravity); },
@@ -652,6 +710,16 @@ PYBIND11_MODULE(_dem, m) {
           "damp_gravity", [](const PyScene& s) { return s.scene.dampGravity(); },
           [](PyScene& s, bool on) { s.scene.setDampGravity(on); })
       .def_property(
+          "spatial_order", [](const PyScene& s) { return s.scene.spatialOrder(); },
+          [](PyScene& s, bool on) { s.scene.setSpatialOrder(on); },
+          "Whether the solver may renumber the spheres in storage along space for speed (Scene::setSpatialOrder; "
+          "off by default, on for scenes read from a scene file unless engine.spatialOrder is false). Results are "
+          "the same bits either way, and ids and arrays stay in user-id order; while the bodies are not in the "
+          "slots of their user ids, the per-particle arrays are read-only copies instead of views.")
+      .def_property_readonly(
+          "renumberings", [](const PyScene& s) { return s.scene.renumberings(); },
+          "How many times the spatial order renumbered the bodies in storage.")
+      .def_property(
           "energy_check", [](const PyScene& s) { return s.scene.runaway.energyCheck; },
           [](PyScene& s, bool on) { s.scene.runaway.energyCheck = on; })
       .def(
@@ -670,23 +738,18 @@ PYBIND11_MODULE(_dem, m) {
       .def("__len__", [](const PyScene& s) { return s.scene.particles.size(); })
       // --- stepping -----------------------------------------------------------------------------
       .def(
-          "step",
-          [](PyScene& s) {
-            py::gil_scoped_release release;
-            s.scene.step();
-          },
-          "One step (Scene::step).")
+          "step", [](PyScene& s) { stepScene(s, 1); }, "One step (Scene::step).")
       .def("run", &runSteps, py::arg("n"), py::arg("callback") = py::none(), py::arg("every") = 1,
            "Runs n steps; with a callback, calls callback(scene) after every `every` steps (it may "
            "return False to stop early).")
       // --- state --------------------------------------------------------------------------------
-      .def_property_readonly("positions", &particleView<&dem::Particles::pos>)
-      .def_property_readonly("velocities", &particleView<&dem::Particles::vel>)
-      .def_property_readonly("angular_velocities", &particleView<&dem::Particles::angVel>)
-      .def_property_readonly("forces", &particleView<&dem::Particles::force>)
-      .def_property_readonly("torques", &particleView<&dem::Particles::torque>)
-      .def_property_readonly("radii", &particleView<&dem::Particles::radius>)
-      .def_property_readonly("masses", &particleView<&dem::Particles::mass>)
+      .def_property_readonly("positions", &particleView<&dem::Particles::pos>, kViewDoc)
+      .def_property_readonly("velocities", &particleView<&dem::Particles::vel>, kViewDoc)
+      .def_property_readonly("angular_velocities", &particleView<&dem::Particles::angVel>, kViewDoc)
+      .def_property_readonly("forces", &particleView<&dem::Particles::force>, kViewDoc)
+      .def_property_readonly("torques", &particleView<&dem::Particles::torque>, kViewDoc)
+      .def_property_readonly("radii", &particleView<&dem::Particles::radius>, kViewDoc)
+      .def_property_readonly("masses", &particleView<&dem::Particles::mass>, kViewDoc)
       .def_property_readonly(
           "ids",
           [](const PyScene& s) {
@@ -695,12 +758,15 @@ PYBIND11_MODULE(_dem, m) {
             for (py::ssize_t k = 0; k < v.shape(0); ++k) v(k) = k;
             return a;
           },
-          "Particle ids 0..N-1 (a copy).")
+          "Particle (user) ids 0..N-1 (a copy).")
       .def_property_readonly(
           "materials_of",
           [](const PyScene& s) {
-            return py::array_t<std::uint32_t>(static_cast<py::ssize_t>(s.scene.particles.size()),
-                                              s.scene.particles.material.data());
+            const dem::Particles& p = s.scene.particles;
+            py::array_t<std::uint32_t> a(static_cast<py::ssize_t>(p.size()));
+            auto v = a.mutable_unchecked<1>();
+            for (py::ssize_t u = 0; u < v.shape(0); ++u) v(u) = p.material[p.slotOf[static_cast<std::size_t>(u)]];
+            return a;
           },
           "Material index of each particle (a copy).")
       .def_property_readonly(
@@ -708,22 +774,21 @@ PYBIND11_MODULE(_dem, m) {
           [](const PyScene& s) {
             py::array_t<bool> a(static_cast<py::ssize_t>(s.scene.particles.size()));
             auto v = a.mutable_unchecked<1>();
-            for (py::ssize_t k = 0; k < v.shape(0); ++k) v(k) = s.scene.particles.isWall(static_cast<std::size_t>(k));
+            for (py::ssize_t u = 0; u < v.shape(0); ++u)
+              v(u) = s.scene.particles.isWall(s.scene.particles.slotOf[static_cast<std::size_t>(u)]);
             return a;
           },
           "Whether each particle is a wall (a copy).")
       .def(
           "blocked",
-          [](const PyScene& s, std::size_t i) {
-            if (i >= s.scene.particles.size()) throw py::index_error("particle " + std::to_string(i) + " out of range");
-            return blockedToString(s.scene.particles.blocked[i]);
+          [](const PyScene& s, std::size_t id) {
+            return blockedToString(s.scene.particles.blocked[slotOfUser(s, id)]);
           },
           py::arg("id"))
       .def(
           "set_velocity",
-          [](PyScene& s, std::size_t i, const py::object& v) {
-            if (i >= s.scene.particles.size()) throw py::index_error("particle " + std::to_string(i) + " out of range");
-            s.scene.particles.vel[i] = toVec3(v, "vel");
+          [](PyScene& s, std::size_t id, const py::object& v) {
+            s.scene.particles.vel[slotOfUser(s, id)] = toVec3(v, "vel");
           },
           py::arg("id"), py::arg("vel"),
           "Sets a particle's stored velocity (mid-step once integrated; a blocked axis keeps it).")
@@ -744,8 +809,8 @@ PYBIND11_MODULE(_dem, m) {
           "The energy ledger (solver/energy.hpp) as a dict, terms at t_n = time - dt.")
       .def(
           "contacts", [](const PyScene& s) { return contactsDict(s.scene); },
-          "The real contacts as a dict of arrays (copies): id1, id2, is_wall, normal, point, force (on "
-          "id1), normal_force, shear_force, overlap.")
+          "The real contacts as a dict of arrays (copies), sorted by their bodies' ids: id1, id2 (particle ids), "
+          "is_wall, normal, point, force (on id1), normal_force, shear_force, overlap.")
       .def_property_readonly("num_contacts", [](const PyScene& s) { return s.scene.contacts.countReal(); })
       .def(
           "copy",
