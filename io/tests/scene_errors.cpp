@@ -153,6 +153,9 @@ BOOST_AUTO_TEST_CASE(wrong_types) {
   d["engine"]["firstStepAdjustment"] = 1;
   expectError(d, "engine.firstStepAdjustment", "true or false");
   d = base();
+  d["engine"]["spatialOrder"] = "yes";
+  expectError(d, "engine.spatialOrder", "true or false");
+  d = base();
   d["generators"][0]["count"] = {2, 2};
   expectError(d, "generators[0].count", "3 integers");
   expectError(nlohmann::json::array(), "", "expected an object");
