@@ -99,7 +99,8 @@ void checkRestartScene(const Scene& fromFile, const Scene& checkpoint, const std
 
 std::vector<std::string> applyRestartChanges(const Scene& fromFile, Scene& checkpoint) {
   std::vector<std::string> notes;
-  checkpoint.setSpatialOrder(fromFile.spatialOrder());  // (a setting of the run, not in the checkpoint)
+  checkpoint.setSpatialOrder(fromFile.spatialOrder());  // (settings of the run, not in the checkpoint)
+  checkpoint.setUserIdSums(fromFile.userIdSums());
   if (fromFile.dtSafety() > 0.0) {
     if (fromFile.dtSafety() != checkpoint.dtSafety() || fromFile.dtInterval() != checkpoint.dtInterval()) {
       checkpoint.setDtFromStiffness(fromFile.dtSafety(), fromFile.dtInterval());

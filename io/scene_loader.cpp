@@ -561,8 +561,9 @@ class Loader {
 
   void engine(const JsonNode& n) {
     n.keysOnly({"dt", "steps", "duration", "stop", "damping", "dampGravity", "verletDist", "gravity", "rotation",
-                "firstStepAdjustment", "threads", "law", "spatialOrder"});
+                "firstStepAdjustment", "threads", "law", "spatialOrder", "userIdSums"});
     s_.setSpatialOrder(!n.has("spatialOrder") || n["spatialOrder"].boolean());  // (on by default for dem-run)
+    if (n.has("userIdSums")) s_.setUserIdSums(n["userIdSums"].boolean());
     if (n.has("law")) lawFromName(n["law"].oneOf({"cundall", "hertzMindlin"}), s_.law);
     const double dt = timestep(n["dt"]);
     if (n.has("stop")) stop(n["stop"]);

@@ -713,9 +713,17 @@ PYBIND11_MODULE(_dem, m) {
           "spatial_order", [](const PyScene& s) { return s.scene.spatialOrder(); },
           [](PyScene& s, bool on) { s.scene.setSpatialOrder(on); },
           "Whether the solver may renumber the spheres in storage along space for speed (Scene::setSpatialOrder; "
-          "off by default, on for scenes read from a scene file unless engine.spatialOrder is false). Results are "
-          "the same bits either way, and ids and arrays stay in user-id order; while the bodies are not in the "
-          "slots of their user ids, the per-particle arrays are read-only copies instead of views.")
+          "off by default, on for scenes read from a scene file unless engine.spatialOrder is false). Ids and "
+          "arrays stay in user-id order; while the bodies are not in the slots of their user ids, the "
+          "per-particle arrays are read-only copies instead of views. Once the bodies have moved, every sum runs "
+          "in the order of user ids (results independent of the storage order); with user_id_sums from the "
+          "first step, so that the results are the same bits with the spatial order on or off.")
+      .def_property(
+          "user_id_sums", [](const PyScene& s) { return s.scene.userIdSums(); },
+          [](PyScene& s, bool on) { s.scene.setUserIdSums(on); },
+          "Sum every contact force and energy in the order of the bodies' user ids from the first step "
+          "(Scene::setUserIdSums; engine.userIdSums): the results are then the same bits for any storage "
+          "order, with the spatial order on or off, at the cost of a gather pass per step. Off by default.")
       .def_property_readonly(
           "renumberings", [](const PyScene& s) { return s.scene.renumberings(); },
           "How many times the spatial order renumbered the bodies in storage.")

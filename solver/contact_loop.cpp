@@ -204,11 +204,34 @@ template <class Law, bool Dashpots>
       });
 }
 
-// Where the contact stage puts each evaluated contact's results for the per-body gather (stage):
-// force, torques and energies, and with a cell the branch vector.
+// Adds a contact's force and torques to the per-particle sums f, t (the one-thread path of the
+// contact-index order, stage): particle 1 receives force and torque1, particle 2 -force and torque2
+// (f - F equals f + (-1) F exactly: the gather's bits). The nine components are read one by one
+// from wherever they lie (no wide load of narrow stores).
+template <class Component>
+[[gnu::always_inline]] inline void addToBodies(std::uint32_t i1, std::uint32_t i2, Component&& component, Vec3* f,
+                                               Vec3* t) {
+  for (std::size_t w = 0; w < 3; ++w) {
+    const auto e = static_cast<Eigen::Index>(w);
+    const double force = component(outF + w);
+    f[i1][e] += force;
+    f[i2][e] -= force;
+    t[i1][e] += component(outT1 + w);
+    t[i2][e] += component(outT2 + w);
+  }
+}
+
+// Where the contact stage puts each evaluated contact's results (stage): added to the bodies at once
+// (force, torque: one thread in contact-index order), or copied to `loads` for the per-body gather;
+// with `blockSums` (contact-index order) the energies and the stress are summed per block in
+// contact order, else (user-id order) they go with the loads and the branch vectors.
 struct LoadSink {
+  Vec3* force = nullptr;
+  Vec3* torque = nullptr;
   ContactLoad* loads = nullptr;
-  Vec3* branch = nullptr;  // a periodic cell (the contact stress), else nullptr
+  Vec3* branch = nullptr;  // user-id order with a cell (the contact stress per body)
+  bool blockSums = false;
+  bool stress = false;     // a periodic cell: the contact stress
 };
 
 // A batch: the kLanes consecutive contacts [k0, k0 + kLanes), those before `end`. Those that were
@@ -236,10 +259,11 @@ inline bool stageBatch(const Particles& p, const ContactStore& cs, std::size_t k
 }
 
 // The rest of the batch at k0 after the kernel (its results in `out`, kernel lanes in `in`): each
-// contact's results to the sink (summed per body by the gather, stage) and its real flag.
+// contact's real flag, and its results to the sink, in contact order.
 template <class Law, bool Dashpots>
 inline void finishBatch(ContactStore& cs, std::size_t k0, std::size_t end, const LaneInputs<inCount>& in,
-                        const LaneOutputs& out, const LoadSink& sink, std::vector<std::uint32_t>& changed) {
+                        const LaneOutputs& out, const LoadSink& sink, BlockSums& sums,
+                        std::vector<std::uint32_t>& changed) {
   std::uint8_t* real = cs.realData();
   const std::size_t n = std::min(kLanes, end - k0);
   for (std::size_t j = 0; j < n; ++j) {
@@ -248,7 +272,7 @@ inline void finishBatch(ContactStore& cs, std::size_t k0, std::size_t end, const
       // apart, and not real at the last step: no force; the release of a separation was booked then
       double& dissipated = cs.at(col::dissipated, k);
       if (dissipated != 0.0) dissipated = 0.0;
-      sink.loads[k].energies = ContactEnergies{};
+      if (sink.loads) sink.loads[k].energies = ContactEnergies{};
       continue;
     }
     const std::uint8_t now = out.f[outReal].v[j] != 0.0;
@@ -259,28 +283,43 @@ inline void finishBatch(ContactStore& cs, std::size_t k0, std::size_t end, const
     real[k] = now;
     const ContactEnergies e{out.f[outElastic].v[j], out.f[outSlip].v[j], Dashpots ? out.f[outViscous].v[j] : 0.0,
                             Law::kSpringTerm ? out.f[outSpring].v[j] : 0.0};
-    sink.loads[k] = {out.vec(outF, j), out.vec(outT1, j), out.vec(outT2, j), e};
-    if (sink.branch) sink.branch[k] = in.vec(inD, j);  // l = d = x2 + H k - x1 (staged)
+    if (sink.blockSums) {
+      sums.e += e;
+      if (sink.stress && now && cs.typeData()[k] == ContactType::SphereSphere)
+        addContactStress(sums.stress, out.vec(outF, j), in.vec(inD, j));  // l = d = x2 + H k - x1 (staged)
+    }
+    if (sink.force) {
+      const auto lane = [&](std::size_t c) __attribute__((always_inline)) { return out.f[c].v[j]; };
+      if (now) addToBodies(cs.id1Data()[k], cs.id2Data()[k], lane, sink.force, sink.torque);
+    } else {
+      sink.loads[k] = {out.vec(outF, j), out.vec(outT1, j), out.vec(outT2, j), e};
+      if (sink.branch) sink.branch[k] = in.vec(inD, j);
+    }
   }
 }
 
 // How many contacts ahead of the batch being evaluated their bodies are fetched into cache.
 constexpr std::size_t kPrefetchAhead = 4 * kLanes;
 
-// Requests the cache lines of the state of bodies i1 and i2 that a contact reads.
-inline void prefetchBodies(const Particles& p, std::uint32_t i1, std::uint32_t i2) {
+// Requests the cache lines of the state of bodies i1 and i2 that a contact reads and writes.
+inline void prefetchBodies(const Particles& p, const LoadSink& sink, std::uint32_t i1, std::uint32_t i2) {
   for (const std::uint32_t i : {i1, i2}) {
     __builtin_prefetch(p.pos[i].data());
     __builtin_prefetch(p.vel[i].data());
     __builtin_prefetch(p.angVel[i].data());
+    if (sink.force) {
+      __builtin_prefetch(sink.force[i].data(), 1);
+      __builtin_prefetch(sink.torque[i].data(), 1);
+    }
   }
 }
 
-// Evaluates the contacts of block b (of nc) into the sink; `changed` receives the contacts whose
-// real flag changed, in increasing index. Batches never straddle blocks (kEnergyBlock is a multiple
-// of kLanes), so they are the same for any thread count.
+// Evaluates the contacts of block b (of nc) into the sink and returns the block's sums (contact
+// order, with sink.blockSums); `changed` receives the contacts whose real flag changed, in
+// increasing index. Batches never straddle blocks (kEnergyBlock is a multiple of kLanes), so they
+// are the same for any thread count.
 template <class Law, bool Dashpots>
-void evaluateBlock(const Particles& p, ContactStore& cs, std::size_t nc, std::size_t b, double dt,
+BlockSums evaluateBlock(const Particles& p, ContactStore& cs, std::size_t nc, std::size_t b, double dt,
                                  const PeriodicShift* shift, const FacetContactScratch* facets, const LoadSink& sink,
                                  std::vector<std::uint32_t>& changed) {
   changed.clear();
@@ -290,6 +329,7 @@ void evaluateBlock(const Particles& p, ContactStore& cs, std::size_t nc, std::si
   LaneInputs<inCount> in[2];
   for (auto& x : in)
     for (std::size_t j = 0; j < kLanes; ++j) stageIdleLane(x, j);
+  BlockSums sums;
   const std::size_t begin = b * kEnergyBlock, end = std::min(nc, (b + 1) * kEnergyBlock);
   const std::uint32_t* id1 = cs.id1Data();
   const std::uint32_t* id2 = cs.id2Data();
@@ -301,10 +341,11 @@ void evaluateBlock(const Particles& p, ContactStore& cs, std::size_t nc, std::si
     // The bodies of the contacts kPrefetchAhead ahead into cache (their ids are in order in the
     // columns, the bodies anywhere in memory).
     for (std::size_t a = k + kPrefetchAhead; a < std::min(end, k + kPrefetchAhead + kLanes); ++a)
-      prefetchBodies(p, id1[a], id2[a]);
+      prefetchBodies(p, sink, id1[a], id2[a]);
     any = k + kLanes < end && stageBatch(p, cs, k + kLanes, end, shift, facets, in[s ^ 1]);
-    finishBatch<Law, Dashpots>(cs, k, end, in[s], out, sink, changed);  // (without a kernel lane, `out` is not read)
+    finishBatch<Law, Dashpots>(cs, k, end, in[s], out, sink, sums, changed);  // (no kernel lane: `out` not read)
   }
+  return sums;
 }
 
 // ContactStore::gatherVisited with the loop's choice for each contact after the real ones: real, or
@@ -339,14 +380,13 @@ std::size_t gatherVisited(const Particles& p, ContactStore& cs, const PeriodicSh
 }
 
 // Per-body sums of the bodies in slots [b kEnergyBlock, (b + 1) kEnergyBlock): each body adds its
-// own visited contacts in the order of their partners' user ids (the adjacency), whatever the
-// contacts' and the bodies' slots: the same bits for any storage order and any thread count. The
-// force of a real contact goes to both bodies (the second receives -force: negation is exact);
-// contacts that are not real hold no force and are skipped (adding their zeros could turn a force
-// of -0 into +0). Each contact's energies (and with a cell its stress) go to its first body
-// (scratch.bodies, bodyStress).
-void gatherBodies(Particles& p, const ContactStore& contacts, std::size_t nc, ContactScratch& scratch, bool stress,
-                  std::size_t b) {
+// own visited contacts in the adjacency's order (the order of their partners' user ids, or of the
+// contacts' indices). The force of a real contact goes to both bodies (the second receives -force:
+// negation is exact); contacts that are not real hold no force and are skipped (adding their zeros
+// could turn a force of -0 into +0). With `energies` (user-id order) each contact's energies (and
+// with `stress` its stress) go to its first body (scratch.bodies, bodyStress).
+void gatherBodies(Particles& p, const ContactStore& contacts, std::size_t nc, ContactScratch& scratch, bool energies,
+                  bool stress, std::size_t b) {
   const std::uint32_t* off = contacts.adjOffset().data();
   const std::uint32_t* cnt = contacts.adjCount().data();
   const std::uint32_t* ent = contacts.adjEntry().data();
@@ -365,7 +405,7 @@ void gatherBodies(Particles& p, const ContactStore& contacts, std::size_t nc, Co
       const std::uint32_t k = ent[a] >> 1, second = ent[a] & 1u;
       DEM_ASSERT(k < nc, "gatherBodies: the adjacency lists the visited contacts");
       // (without branches on the side: its contact's energies from entry nc, which holds zeros)
-      e += scratch.loads[second ? nc : k].energies;
+      if (energies) e += scratch.loads[second ? nc : k].energies;
       if (stress) {
         const std::size_t q = !second && real[k] && type[k] == ContactType::SphereSphere ? k : nc;
         addContactStress(s, scratch.loads[q].force, scratch.branch[q]);
@@ -377,7 +417,7 @@ void gatherBodies(Particles& p, const ContactStore& contacts, std::size_t nc, Co
     }
     p.force[i] = f;
     p.torque[i] = t;
-    scratch.bodies[i] = e;
+    if (energies) scratch.bodies[i] = e;
     if (stress) scratch.bodyStress[i] = s;
   }
 }
@@ -405,7 +445,7 @@ ContactStageResult sumBodies(const Particles& p, const ContactScratch& scratch, 
 
 template <class Law, bool Dashpots>
 ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
-                         const PeriodicShift* shift) {
+                         const PeriodicShift* shift, bool byUser) {
   // Dormant contacts (from activeEnd on: ContactStore::partition) cannot touch before the collider's
   // next run; they hold no force, no energy and no history and are not visited. Of the others, the
   // real ones and those whose bodies may touch now are gathered in front (with their columns) and
@@ -423,38 +463,67 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
 #else
   const bool parallel = false;
 #endif
-  // one more entry (nc) of zeros, read in place of the contacts that add nothing (gatherBodies)
-  scratch.loads.resize(nc + 1);
-  scratch.loads[nc] = ContactLoad{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), ContactEnergies{}};
-  if (shift) {
-    scratch.branch.resize(nc + 1);
-    scratch.branch[nc] = Vec3::Zero();
-  }
-  const LoadSink sink{scratch.loads.data(), shift ? scratch.branch.data() : nullptr};
-  // Blocks dealt round-robin: the real contacts, which cost the most, lie in front (partitionReal).
+  ContactStageResult total;
+  if (!byUser && !parallel) {
+    // Contact-index order, one thread: each contact is added to its two bodies' forces and torques as
+    // soon as it is evaluated, and its energies to the block's sums (the gather below adds them in
+    // the same order: the same bits).
+    const LoadSink sink{p.force.data(), p.torque.data(), nullptr, nullptr, true, shift != nullptr};
+    scratch.blockSums.resize(nBlocks);
+    for (std::size_t b = 0; b < nBlocks; ++b)
+      scratch.blockSums[b] =
+          evaluateBlock<Law, Dashpots>(p, contacts, nc, b, dt, shift, facetScratch, sink, scratch.changed[b]);
+  } else {
+    // one more entry (nc) of zeros, read in place of the contacts that add nothing (gatherBodies)
+    scratch.loads.resize(nc + 1);
+    scratch.loads[nc] = ContactLoad{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), ContactEnergies{}};
+    const bool stress = shift && byUser;
+    if (stress) {
+      scratch.branch.resize(nc + 1);
+      scratch.branch[nc] = Vec3::Zero();
+    }
+    const LoadSink sink{nullptr, nullptr, scratch.loads.data(), stress ? scratch.branch.data() : nullptr, !byUser,
+                        shift != nullptr && !byUser};
+    scratch.blockSums.resize(nBlocks);
+    // Blocks dealt round-robin: the real contacts, which cost the most, lie in front (partitionReal).
 #pragma omp parallel for schedule(static, 1) if (parallel)
-  for (std::size_t b = 0; b < nBlocks; ++b)
-    evaluateBlock<Law, Dashpots>(p, contacts, nc, b, dt, shift, facetScratch, sink, scratch.changed[b]);
+    for (std::size_t b = 0; b < nBlocks; ++b)
+      scratch.blockSums[b] =
+          evaluateBlock<Law, Dashpots>(p, contacts, nc, b, dt, shift, facetScratch, sink, scratch.changed[b]);
 
-  // Per-body sums (gatherBodies), then over the bodies in the order of user ids (sumBodies): at each
-  // block's end while every body is in the slot of its user id, else after all blocks.
-  contacts.updateAdjacency(p, nc);
-  const std::size_t nBodyBlocks = (n + kEnergyBlock - 1) / kEnergyBlock;
-  scratch.bodies.resize(n);
-  if (shift) scratch.bodyStress.resize(n);
-  scratch.blocks.assign(nBodyBlocks, ContactStageResult{});
+    // Per-body sums (gatherBodies); in user-id order also the energies, summed over the bodies in
+    // the order of user ids (sumBodies): at each block's end while every body is in the slot of
+    // its user id, else after all blocks.
+    contacts.updateAdjacency(p, nc, byUser);
+    const std::size_t nBodyBlocks = (n + kEnergyBlock - 1) / kEnergyBlock;
+    if (byUser) scratch.bodies.resize(n);
+    if (stress) scratch.bodyStress.resize(n);
+    scratch.blocks.assign(byUser ? nBodyBlocks : 0, ContactStageResult{});
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
-  for (std::size_t b = 0; b < nBodyBlocks; ++b) {
-    gatherBodies(p, contacts, nc, scratch, shift != nullptr, b);
-    if (p.userOrder) scratch.blocks[b] = sumBodies(p, scratch, shift != nullptr, b);  // (slots = user ids: summed now)
+    for (std::size_t b = 0; b < nBodyBlocks; ++b) {
+      gatherBodies(p, contacts, nc, scratch, byUser, stress, b);
+      if (byUser && p.userOrder) scratch.blocks[b] = sumBodies(p, scratch, stress, b);  // (slots = user ids: now)
+    }
+    if (byUser && !p.userOrder) {
+#pragma omp parallel for schedule(static) if (n > kParallelThreshold)
+      for (std::size_t b = 0; b < nBodyBlocks; ++b) scratch.blocks[b] = sumBodies(p, scratch, stress, b);
+    }
   }
-  if (!p.userOrder) {
-#pragma omp parallel for schedule(static) if (n > kParallelThreshold)
-    for (std::size_t b = 0; b < nBodyBlocks; ++b) scratch.blocks[b] = sumBodies(p, scratch, shift != nullptr, b);
+  if (!byUser) {  // the blocks' sums in contact order
+    scratch.blocks.assign(nBlocks, ContactStageResult{});
+    for (std::size_t b = 0; b < nBlocks; ++b) {
+      const BlockSums& x = scratch.blockSums[b];
+      ContactStageResult& r = scratch.blocks[b];
+      r.elastic = x.e.elastic;
+      r.dissipated = x.e.slip;
+      r.viscous = x.e.viscous;
+      r.spring = x.e.spring;
+      for (int row = 0; row < 3; ++row)
+        for (int c = 0; c < 3; ++c) r.stressSum(row, c) = x.stress[static_cast<std::size_t>(3 * row + c)];
+    }
   }
 
   // the contacts that formed or separated, for the next gathering (ContactStore::gatherReal)
-  ContactStageResult total;
   total.realChanged = facetChanges;
   for (std::size_t b = 0; b < nBlocks; ++b) {
     total.realChanged = total.realChanged || !scratch.changed[b].empty();
@@ -473,11 +542,12 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
 }  // namespace
 
 ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
-                                ContactLaw law, const PeriodicShift* shift, bool dashpots) {
+                                ContactLaw law, const PeriodicShift* shift, bool dashpots, SumOrder order) {
   // the law chosen once for the stage (laws.hpp), never per contact
+  const bool byUser = order == SumOrder::UserIds;
   return withLaw(law, [&](auto l) {
-    return dashpots ? stage<decltype(l), true>(p, contacts, dt, scratch, shift)
-                    : stage<decltype(l), false>(p, contacts, dt, scratch, shift);
+    return dashpots ? stage<decltype(l), true>(p, contacts, dt, scratch, shift, byUser)
+                    : stage<decltype(l), false>(p, contacts, dt, scratch, shift, byUser);
   });
 }
 

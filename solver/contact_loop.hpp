@@ -14,6 +14,8 @@
 #include "facet_contacts.hpp"
 #include "particles.hpp"
 
+#include <array>
+#include <cstdint>
 #include <vector>
 
 namespace dem {
@@ -40,6 +42,13 @@ struct ContactEnergies {
   }
 };
 
+// Block sums in contact order (SumOrder::ContactIndex): energies and the stress's nine entries (row
+// by row).
+struct BlockSums {
+  ContactEnergies e;
+  std::array<double, 9> stress{};
+};
+
 // A contact's results for the per-body sums: its force on particle 1, its torques
 // (Contact::force, torque1, torque2) and its energies.
 struct ContactLoad {
@@ -49,6 +58,7 @@ struct ContactLoad {
 
 struct ContactScratch {
   std::vector<ContactStageResult> blocks;           // fixed-size block sums (deterministic reduction)
+  std::vector<BlockSums> blockSums;                 // contact-index order: per block of contacts
   std::vector<ContactLoad> loads;                   // per visited contact, for the per-body gather
   std::vector<Vec3> branch;                         // per visited contact, with a cell (contact stress)
   std::vector<ContactEnergies> bodies;              // per body: the energies of its contacts as body 1
@@ -57,6 +67,14 @@ struct ContactScratch {
   FacetContactScratch facets;                       // mesh walls (facet_contacts.hpp)
   std::vector<std::uint8_t> visit;                  // ContactStore::gatherVisited's flags
 };
+
+// The order of the contact stage's sums. ContactIndex: a body adds its contacts in increasing
+// contact index and the energies and the stress are summed in contact order (one thread adds each
+// contact to its bodies as it is evaluated: no second pass); the same bits for any thread count,
+// but the contacts' order follows the bodies' slots. UserIds: a body adds its contacts in the
+// order of their partners' user ids and every sum runs in the order of user ids: the same bits for
+// any thread count and any storage order (Scene::renumber), at the cost of a gather pass.
+enum class SumOrder : std::uint8_t { ContactIndex, UserIds };
 
 // Evaluates all contacts at t_n from on-step positions and mid-step velocities, and adds their
 // forces and torques to p.force and p.torque, with the contact law `law`. shift: the periodic
@@ -68,6 +86,6 @@ struct ContactScratch {
 // energies are (the same bits for any thread count and storage order).
 ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
                                 ContactLaw law = ContactLaw::Cundall, const PeriodicShift* shift = nullptr,
-                                bool dashpots = true);
+                                bool dashpots = true, SumOrder order = SumOrder::ContactIndex);
 
 }  // namespace dem

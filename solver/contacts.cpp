@@ -313,6 +313,7 @@ void ContactStore::swapAdjacency(std::size_t a, std::size_t b) {
       if (k == a) *e = static_cast<std::uint32_t>(b << 1) | side;
       else if (k == b) *e = static_cast<std::uint32_t>(a << 1) | side;
     }
+    if (!adjByUser_) std::sort(first, last);  // (by index: a short list, nearly sorted)
   }
 }
 
@@ -320,9 +321,9 @@ void ContactStore::adjacencyInsert(const Particles& p, std::uint32_t body, std::
   std::uint32_t* first = adjEntry_.data() + adjOffset_[body];
   std::uint32_t* last = first + adjCount_[body];
   DEM_ASSERT(adjOffset_[body] + adjCount_[body] < adjOffset_[body + 1], "adjacencyInsert: room in the body's list");
-  const std::uint32_t u = partnerUser(p, entry);
+  const std::uint32_t u = adjKey(p, entry);
   std::uint32_t* at = last;
-  while (at != first && partnerUser(p, at[-1]) > u) {
+  while (at != first && adjKey(p, at[-1]) > u) {
     *at = at[-1];
     --at;
   }
@@ -339,10 +340,10 @@ void ContactStore::adjacencyErase(std::uint32_t body, std::uint32_t entry) {
   --adjCount_[body];
 }
 
-void ContactStore::updateAdjacency(const Particles& p, std::size_t visited) {
+void ContactStore::updateAdjacency(const Particles& p, std::size_t visited, bool byUser) {
   const std::size_t nParticles = p.size(), range = activeEnd();
   DEM_ASSERT(visited <= range, "updateAdjacency: the visited contacts are active");
-  if (adjacencyValid_ && adjParticles_ == nParticles && adjRange_ == range) {
+  if (adjacencyValid_ && adjParticles_ == nParticles && adjRange_ == range && adjByUser_ == byUser) {
     // the contacts that joined or left [0, visited) since the last call (few, as the loop's choice
     // changes): those before `visited` not listed, and those from there on listed
     std::vector<std::uint32_t>& joined = adjJoined_;
@@ -376,6 +377,7 @@ void ContactStore::updateAdjacency(const Particles& p, std::size_t visited) {
     }
   }
   // Rebuilt: each body's room for its active contacts, its visited ones in front
+  adjByUser_ = byUser;
   adjOffset_.assign(nParticles + 1, 0);
   adjCount_.assign(nParticles, 0);
   for (std::size_t k = 0; k < range; ++k) {
@@ -393,10 +395,12 @@ void ContactStore::updateAdjacency(const Particles& p, std::size_t visited) {
     adjEntry_[adjOffset_[id2_[k]] + adjCount_[id2_[k]]++] = (idx << 1) | 1u;
   }
   for (std::size_t k = range; k < size_; ++k) inAdj_[k] = 0;
-  // each list in the order of the partners' user ids (no two contacts join the same bodies)
+  // each list in the order of the partners' user ids (no two contacts join the same bodies); by
+  // index, as filled
   const auto n = static_cast<std::ptrdiff_t>(nParticles);
-#pragma omp parallel for schedule(static) if (n > static_cast<std::ptrdiff_t>(kParallelThreshold))
+#pragma omp parallel for schedule(static) if (byUser && n > static_cast<std::ptrdiff_t>(kParallelThreshold))
   for (std::ptrdiff_t i = 0; i < n; ++i) {
+    if (!byUser) continue;
     std::uint32_t* first = adjEntry_.data() + adjOffset_[static_cast<std::size_t>(i)];
     std::uint32_t* last = first + adjCount_[static_cast<std::size_t>(i)];
     std::sort(first, last, [&](std::uint32_t x, std::uint32_t y) { return partnerUser(p, x) < partnerUser(p, y); });
@@ -419,8 +423,8 @@ void ContactStore::assertAdjacency(const Particles& p) const {
         const std::uint32_t k = adjEntry_[e] >> 1;
         DEM_ASSERT(k < size_ && inAdj_[k] && ((adjEntry_[e] & 1u) ? id2_[k] : id1_[k]) == i,
                    "adjacency: each entry names a listed contact of its own body");
-        DEM_ASSERT(e == adjOffset_[i] || partnerUser(p, adjEntry_[e - 1]) < partnerUser(p, adjEntry_[e]),
-                   "adjacency: each list in the order of the partners' user ids");
+        DEM_ASSERT(e == adjOffset_[i] || adjKey(p, adjEntry_[e - 1]) < adjKey(p, adjEntry_[e]),
+                   "adjacency: each list in the order of the partners' user ids (or of the indices)");
       }
     }
     std::size_t flagged = 0;

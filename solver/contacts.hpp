@@ -418,7 +418,8 @@ class ContactStore {
   // has room for its active contacts (those before activeEnd(), a set that only a partition or the
   // collider changes), so that the contacts joining or leaving the visited ones from one step to
   // the next are inserted or erased in place; swaps keep it valid. Call after gatherVisited.
-  void updateAdjacency(const Particles& p, std::size_t visited);
+  // byUser false: each list in increasing contact index instead (SumOrder::ContactIndex).
+  void updateAdjacency(const Particles& p, std::size_t visited, bool byUser = true);
   const std::vector<std::uint32_t>& adjOffset() const { return adjOffset_; }
   const std::vector<std::uint32_t>& adjCount() const { return adjCount_; }
   const std::vector<std::uint32_t>& adjEntry() const { return adjEntry_; }
@@ -428,7 +429,7 @@ class ContactStore {
   // contact (after a contact stage), else from a sort.
   template <class Fn>
   void forEachRealInUserOrder(const Particles& p, Fn&& fn) const {
-    if (adjacencyValid_ && adjParticles_ == p.size()) {
+    if (adjacencyValid_ && adjParticles_ == p.size() && adjByUser_) {
       for (std::size_t u = 0; u < p.size(); ++u) {
         const std::uint32_t i = p.slotOf[u];
         for (std::uint32_t a = adjOffset_[i]; a < adjOffset_[i] + adjCount_[i]; ++a)
@@ -499,6 +500,9 @@ class ContactStore {
   std::vector<std::uint32_t> adjJoined_, adjLeft_;  // updateAdjacency's scratch
   bool adjacencyValid_ = false;
   std::size_t adjParticles_ = 0, adjRange_ = 0;  // the bodies and the active contacts it was built for
+  bool adjByUser_ = true;                          // its lists in the partners' user ids' order, else by index
+  // The key of an adjacency entry's place in its list.
+  std::uint32_t adjKey(const Particles& p, std::uint32_t e) const { return adjByUser_ ? partnerUser(p, e) : e >> 1; }
   void adjacencyInsert(const Particles& p, std::uint32_t body, std::uint32_t entry);
   void adjacencyErase(std::uint32_t body, std::uint32_t entry);
   void assertAdjacency(const Particles& p) const;

@@ -251,8 +251,35 @@ inline bool freeSphere(const Particles& p, std::size_t i, const HomoDeform* homo
   return fastPath && !homo && p.clump[i] == kNoClump && p.velMidstep[i] != 0 && p.blocked[i] == 0 && !p.isAspherical(i);
 }
 
+// Adds body i's terms to the sums (the fastest body: the first of equal ones).
+inline void addTerms(const Particles& p, IntegratorScratch::Sums& sums, std::size_t i, const IntegratorScratch::Terms& t) {
+  sums.kinetic += t.kinetic;
+  sums.kineticTotal += t.kineticTotal;
+  sums.rotational += t.rotational;
+  sums.gravity += t.gravity;
+  sums.dampingNow += t.dampingNow;
+  sums.dampingPending += t.dampingPending;
+  if (t.kinetic + t.rotational > sums.maxKinetic && p.clump[i] == kNoClump && !p.isFacet(i)) {
+    sums.maxKinetic = t.kinetic + t.rotational;
+    sums.fastest = i;
+  }
+  if (t.nonFinite && sums.firstNonFinite == IntegratorScratch::npos) sums.firstNonFinite = i;
+}
+
+// Where the integrator puts each body's terms: added to the block's sums at once while every body
+// is in the slot of its user id (slot order is then user-id order), else to terms[i] for sumTerms.
+struct TermSink {
+  const Particles& p;
+  IntegratorScratch::Terms* terms;
+  IntegratorScratch::Sums sums;
+  void put(std::size_t i, const IntegratorScratch::Terms& t) {
+    if (p.userOrder) addTerms(p, sums, i, t);
+    else terms[i] = t;
+  }
+};
+
 inline void integrateFreeSphere(Particles& p, std::size_t i, const Vec3& gravity, double dt, double lambda,
-                                IntegratorScratch::Terms& terms) {
+                                TermSink& sink) {
   FreeSphere<double> b{v3(p.pos[i]), v3(p.vel[i]), v3(p.force[i]), v3(p.angVel[i]), v3(p.torque[i]), q4(p.ori[i]),
                        p.mass[i], p.inertia[i][0]};
   const FreeSphereTerms<double> e = stepFreeSphere(b, gravity, dt, lambda);
@@ -262,17 +289,18 @@ inline void integrateFreeSphere(Particles& p, std::size_t i, const Vec3& gravity
   p.angVel[i] = vec3(b.angVel);
   p.angMom[i] = b.inertia * p.angVel[i];
   p.ori[i] = Quat(b.ori.w, b.ori.x, b.ori.y, b.ori.z);
-  terms = freeSphereTerms(e.kinetic, e.rotational, vec3(e.gravity), e.dampingNow, e.dampingPending);
-  terms.nonFinite = nonFinite(p, i);
+  IntegratorScratch::Terms t = freeSphereTerms(e.kinetic, e.rotational, vec3(e.gravity), e.dampingNow, e.dampingPending);
+  t.nonFinite = nonFinite(p, i);
+  sink.put(i, t);
 }
 
 // kLanes consecutive free spheres i0 .. i0 + kLanes - 1 at once: the same bits as integrateFreeSphere
-// on each (element-wise lane arithmetic), their terms to terms[i0 .. i0 + kLanes - 1].
+// on each (element-wise lane arithmetic), their terms to the sink in order.
 static_assert(sizeof(Vec3) == 3 * sizeof(double) && sizeof(Quat) == 4 * sizeof(double),
               "Particles' arrays of vectors and quaternions are read as arrays of doubles");
 
 inline void integrateFreeSpheres(Particles& p, std::size_t i0, const Vec3& gravity, double dt, double lambda,
-                                 IntegratorScratch::Terms* terms) {
+                                 TermSink& sink) {
   const auto v3 = [&](const std::vector<Vec3>& a) __attribute__((always_inline)) { return loadV3Lanes(a[i0].data()); };
   const Q4<Lanes> ori = loadQuatLanes(p.ori[i0].coeffs().data());
   FreeSphere<Lanes> b{v3(p.pos), v3(p.vel), v3(p.force), v3(p.angVel), v3(p.torque), ori,
@@ -293,9 +321,11 @@ inline void integrateFreeSpheres(Particles& p, std::size_t i0, const Vec3& gravi
       const Q4<double> q = rotatedLarge(p.angVel[i], Quat(ori.w[j], ori.x[j], ori.y[j], ori.z[j]), dt);
       p.ori[i] = Quat(q.w, q.x, q.y, q.z);
     }
-    terms[j] = freeSphereTerms(e.kinetic[j], e.rotational[j], {e.gravity.x[j], e.gravity.y[j], e.gravity.z[j]},
-                               e.dampingNow[j], e.dampingPending[j]);
-    terms[j].nonFinite = !finite && nonFinite(p, i);
+    IntegratorScratch::Terms t = freeSphereTerms(e.kinetic[j], e.rotational[j],
+                                                 {e.gravity.x[j], e.gravity.y[j], e.gravity.z[j]}, e.dampingNow[j],
+                                                 e.dampingPending[j]);
+    t.nonFinite = !finite && nonFinite(p, i);
+    sink.put(i, t);
   }
 }
 
@@ -304,21 +334,8 @@ inline void integrateFreeSpheres(Particles& p, std::size_t i0, const Vec3& gravi
 // the lowest user id on ties.
 IntegratorScratch::Sums sumTerms(const Particles& p, const IntegratorScratch::Terms* terms, std::size_t b) {
   IntegratorScratch::Sums sums;
-  for (std::size_t u = b * kEnergyBlock; u < std::min(p.size(), (b + 1) * kEnergyBlock); ++u) {
-    const std::size_t i = p.slotOf[u];
-    const IntegratorScratch::Terms& t = terms[i];
-    sums.kinetic += t.kinetic;
-    sums.kineticTotal += t.kineticTotal;
-    sums.rotational += t.rotational;
-    sums.gravity += t.gravity;
-    sums.dampingNow += t.dampingNow;
-    sums.dampingPending += t.dampingPending;
-    if (t.kinetic + t.rotational > sums.maxKinetic && p.clump[i] == kNoClump && !p.isFacet(i)) {
-      sums.maxKinetic = t.kinetic + t.rotational;
-      sums.fastest = i;
-    }
-    if (t.nonFinite && sums.firstNonFinite == IntegratorScratch::npos) sums.firstNonFinite = i;
-  }
+  for (std::size_t u = b * kEnergyBlock; u < std::min(p.size(), (b + 1) * kEnergyBlock); ++u)
+    addTerms(p, sums, p.slotOf[u], terms[p.slotOf[u]]);
   return sums;
 }
 
@@ -330,17 +347,18 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
   p.assertInvariants();  // the lanes read kLanes consecutive entries of every array
   const std::size_t nBlocks = (n + kEnergyBlock - 1) / kEnergyBlock;
   scratch.blocks.assign(nBlocks, IntegratorScratch::Sums{});
-  scratch.terms.resize(n);
+  if (!p.userOrder) scratch.terms.resize(n);
   const double lambda = settings.damping;
   const bool fastPath = settings.dampGravity || lambda == 0.0;
 
   // Blocks handed out as threads come free: bodies that take the one-at-a-time path (fixed floors,
-  // blocked or aspherical bodies, clumps) often lie together. Each body's terms go to its slot of
-  // scratch.terms, summed in the order of user ids (sumTerms): at the block's end while every body
-  // is in the slot of its user id, else after all blocks.
+  // blocked or aspherical bodies, clumps) often lie together. Each body's terms go to the block's
+  // sums while every body is in the slot of its user id, else to its slot of scratch.terms, summed
+  // in the order of user ids after all blocks (sumTerms; TermSink).
   IntegratorScratch::Terms* terms = scratch.terms.data();
 #pragma omp parallel for schedule(dynamic, 1) if (nBlocks > 1)
   for (std::size_t b = 0; b < nBlocks; ++b) {
+    TermSink sink{p, terms, {}};
     const std::size_t end = std::min(n, (b + 1) * kEnergyBlock);
     std::size_t freeUntil = b * kEnergyBlock;  // [i, freeUntil): free spheres already stepped in lanes
     for (std::size_t i = b * kEnergyBlock; i < end; ++i) {
@@ -350,18 +368,21 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
         bool all = true;
         for (std::size_t j = i; all && j < i + kLanes; ++j) all = freeSphere(p, j, homo, fastPath);
         if (all) {
-          integrateFreeSpheres(p, i, gravity, dt, lambda, terms + i);
+          integrateFreeSpheres(p, i, gravity, dt, lambda, sink);
           freeUntil = i + kLanes;
           continue;
         }
       }
-      IntegratorScratch::Terms& t = terms[i];
-      t = IntegratorScratch::Terms{};
-      if (p.clump[i] != kNoClump) continue;  // clump members move with their clump (solver/clump.hpp)
-      if (p.isFacet(i)) continue;            // facets move with their mesh (mesh_motion.hpp; its work: meshLoadPower)
+      IntegratorScratch::Terms t;
+      if (p.clump[i] != kNoClump || p.isFacet(i)) {
+        // clump members move with their clump (solver/clump.hpp), facets with their mesh
+        // (mesh_motion.hpp; its work: meshLoadPower)
+        sink.put(i, t);
+        continue;
+      }
       const bool first = p.velMidstep[i] == 0;
       if (freeSphere(p, i, homo, fastPath)) {
-        integrateFreeSphere(p, i, gravity, dt, lambda, t);
+        integrateFreeSphere(p, i, gravity, dt, lambda, sink);
         continue;
       }
       const bool adjust = settings.adjVel0;
@@ -419,8 +440,9 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
       t.rotational += er;
       p.velMidstep[i] = 1;
       t.nonFinite = nonFinite(p, i);
+      sink.put(i, t);
     }
-    if (p.userOrder) scratch.blocks[b] = sumTerms(p, terms, b);  // (in the slots of their user ids: summed now)
+    if (p.userOrder) scratch.blocks[b] = sink.sums;
   }
 
   if (!p.userOrder) {

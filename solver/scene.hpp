@@ -156,8 +156,10 @@ class Scene {
   // Spatial order of the bodies in storage (spatial_order.hpp): when on, the step after a collider
   // run that found more than a quarter of the active sphere-sphere contacts far apart in storage (and
   // more than twice the share found after the last renumbering) renumbers the movable bodies along
-  // the grid's slabs. No result depends on it: every sum runs in the order of user ids
-  // (Particles::userId), so a run gives the same bits with it on or off. Off by default.
+  // the grid's slabs. While every body is in the slot of its user id the contact stage sums in
+  // contact-index order (SumOrder::ContactIndex, the fastest), once the bodies have moved in the order
+  // of user ids (SumOrder::UserIds): from then on no result depends on where the bodies are stored
+  // (unit suite storage_order). Every other sum runs in the order of user ids always. Off by default.
   void setSpatialOrder(bool on) { spatialOrder_ = on; }
   bool spatialOrder() const { return spatialOrder_; }
   // Moves the body in slot i to slot newSlot[i] (Particles::permute: movable bodies only); the
@@ -165,6 +167,16 @@ class Scene {
   void renumber(const std::vector<std::uint32_t>& newSlot);
   // How many times the spatial order renumbered the bodies.
   std::uint64_t renumberings() const { return renumberings_; }
+  // Sums in the order of user ids from the first step (SumOrder::UserIds): the results are then the
+  // same bits for any storage order of the bodies, with the spatial order on or off (a gather pass
+  // more per step). Off by default.
+  void setUserIdSums(bool on) { userIdSums_ = on; }
+  bool userIdSums() const { return userIdSums_; }
+  // The contact stage's order of sums: by contact index while the bodies are in the slots of their
+  // user ids (unless setUserIdSums), else by user ids.
+  SumOrder sumOrder() const {
+    return particles.userOrder && !userIdSums_ ? SumOrder::ContactIndex : SumOrder::UserIds;
+  }
 
   // State carried from one step to the next that has no public member (checkpoint/restart,
   // io/checkpoint.hpp): the automatic timestep's settings and the step of its next evaluation, and
@@ -210,6 +222,7 @@ class Scene {
   bool stageTiming_ = false;
   StageTimes stageTimes_;
   bool spatialOrder_ = false;
+  bool userIdSums_ = false;
   bool renumberDue_ = false;       // the collider found the storage order decayed (setSpatialOrder)
   bool measureOrdered_ = false;    // the next collider run measures the share after a renumbering
   double orderedShare_ = 0.0;      // the share of far contacts found after the last renumbering

@@ -1,4 +1,4 @@
-# dem-run with engine.spatialOrder true and false writes the same bytes in every output file (series
+# dem-run with engine.spatialOrder true and false (both with engine.userIdSums) writes the same bytes in every output file (series
 # with particle, micromechanics, walls and packing columns, contacts CSV, VTK of spheres, contacts
 # and walls): the outputs name and order the bodies by their ids in the scene file, whatever their
 # slots in storage. The scene: a floor and a lattice of 24 x 24 x 20 spheres listed in a shuffled
@@ -31,7 +31,7 @@ foreach(order IN ITEMS true false)
   \"particles\": [
 ${spheres}
   ],
-  \"engine\": {\"dt\": 2e-5, \"steps\": 300, \"gravity\": [0, 0, -9.81], \"damping\": 0.2, \"spatialOrder\": ${order}},
+  \"engine\": {\"dt\": 2e-5, \"steps\": 300, \"gravity\": [0, 0, -9.81], \"damping\": 0.2, \"spatialOrder\": ${order}, \"userIdSums\": true},
   \"outputs\": {
     \"progress\": false,
     \"csv\": {\"interval\": 100, \"particles\": [1, 5000, ${n}], \"micromechanics\": true, \"walls\": true,

@@ -1,8 +1,9 @@
 """Spatial order (Scene.spatial_order): the solver may move spheres to other slots in storage, but
 the module shows user ids only. A lattice of 11520 spheres added in a shuffled order (so that most
 contacts join bodies far apart in storage and the spatial order renumbers them) falls on a floor
-for 300 steps with the spatial order on and off: every per-particle array, the contacts and the
-ledger are the same bits, indexed by the ids add_sphere returned; while the bodies are renumbered
+for 300 steps with the spatial order on and off, both summing in the order of user ids from the
+first step (user_id_sums): every per-particle array, the contacts and the ledger are the same bits,
+indexed by the ids add_sphere returned; while the bodies are renumbered
 the arrays are read-only copies; a live view keeps the bodies in place (no renumbering)."""
 
 import unittest
@@ -47,6 +48,7 @@ class SpatialOrderTest(unittest.TestCase):
         for on in (False, True):
             s, site_of = shuffled_lattice()
             s.spatial_order = on
+            s.user_id_sums = True
             s.run(STEPS)
             cls.runs[on] = s
         cls.site_of = site_of
