@@ -491,19 +491,31 @@ void readLedgerCell(Reader& r, EnergyLedger& e, std::uint32_t version) {
 }
 
 // Version 2: the automatic timestep and the cell-work trapezoid's previous stress sum.
+// Version 11: the spatial order's state.
 void writeCarried(Writer& w, const Scene::CarriedState& c) {
   w.pod(c.dtSafety);
   w.pod(c.dtInterval);
   w.pod(c.dtNext);
   w.mat(c.prevStressSum);
+  w.pod(static_cast<std::uint8_t>(c.renumberDue));
+  w.pod(static_cast<std::uint8_t>(c.measureOrdered));
+  w.pod(c.orderedShare);
+  w.pod(c.renumberings);
 }
 
-void readCarried(Reader& r, Scene& s) {
+void readCarried(Reader& r, Scene& s, std::uint32_t version) {
   Scene::CarriedState c;
   c.dtSafety = r.pod<double>();
   c.dtInterval = r.pod<std::uint64_t>();
   c.dtNext = r.pod<std::uint64_t>();
   c.prevStressSum = r.mat();
+  if (version >= 11) {
+    c.renumberDue = r.pod<std::uint8_t>() != 0;
+    c.measureOrdered = r.pod<std::uint8_t>() != 0;
+    c.orderedShare = r.pod<double>();
+    c.renumberings = r.pod<std::uint64_t>();
+    if (!(c.orderedShare >= 0.0 && c.orderedShare <= 1.0)) r.fail("spatial order share out of [0, 1]");
+  }
   try {
     s.setCarriedState(c);
   } catch (const std::invalid_argument& e) {
@@ -755,7 +767,7 @@ Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name
   readCollider(r, s.collider, s.particles.size(), version);
   if (version >= 2) {
     readLedgerCell(r, s.energy, version);
-    readCarried(r, s);
+    readCarried(r, s, version);
     readCell(r, s);
     readPeriodicCollider(r, s.periodicCollider, s.particles.size(), version);
   }

@@ -599,7 +599,7 @@ void ContactStore::renumberBodies(const std::vector<std::uint32_t>& newSlot) {
     id1_[k] = newSlot[id1_[k]];
     id2_[k] = newSlot[id2_[k]];
   }
-  index_.clear();
+  index_ = PairIndex();  // (the old table freed before the new one is built: one at a time)
   index_.reserve(size_);
   for (std::size_t k = 0; k < size_; ++k) index_.insert(pairKey(id1_[k], id2_[k]), static_cast<std::uint32_t>(k));
   adjacencyValid_ = false;

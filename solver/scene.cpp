@@ -49,6 +49,10 @@ void Scene::setCarriedState(const CarriedState& c) {
   autoDtInterval_ = c.dtInterval;
   autoDtNext_ = c.dtNext;
   prevStressSum_ = c.prevStressSum;
+  renumberDue_ = c.renumberDue;
+  measureOrdered_ = c.measureOrdered;
+  orderedShare_ = c.orderedShare;
+  renumberings_ = c.renumberings;
 }
 
 void Scene::validate() {
@@ -126,7 +130,7 @@ void Scene::noteStorageOrder() {
   renumberDue_ = share > 0.25 && share > 2.0 * orderedShare_;
 }
 
-void Scene::renumber(const std::vector<std::uint32_t>& newSlot) {
+void Scene::renumber(std::vector<std::uint32_t> newSlot) {
   particles.permute(newSlot);
   contacts.renumberBodies(newSlot);
   collider.renumber(newSlot);

@@ -164,7 +164,7 @@ class Scene {
   bool spatialOrder() const { return spatialOrder_; }
   // Moves the body in slot i to slot newSlot[i] (Particles::permute: movable bodies only); the
   // contacts, the colliders and the last step's report follow. Between steps.
-  void renumber(const std::vector<std::uint32_t>& newSlot);
+  void renumber(std::vector<std::uint32_t> newSlot);  // (a copy: newSlot may be particles.userId)
   // How many times the spatial order renumbered the bodies.
   std::uint64_t renumberings() const { return renumberings_; }
   // Sums in the order of user ids from the first step (SumOrder::UserIds): the results are then the
@@ -185,8 +185,16 @@ class Scene {
     double dtSafety = 0.0;  // 0: dt set by hand
     std::uint64_t dtInterval = 0, dtNext = 0;
     Mat3 prevStressSum = Mat3::Zero();
+    // the spatial order's: a renumbering due at the next step, the share of far contacts after the
+    // last one (and whether the next collider run measures it), the renumberings so far
+    bool renumberDue = false, measureOrdered = false;
+    double orderedShare = 0.0;
+    std::uint64_t renumberings = 0;
   };
-  CarriedState carriedState() const { return {autoDtSafety_, autoDtInterval_, autoDtNext_, prevStressSum_}; }
+  CarriedState carriedState() const {
+    return {autoDtSafety_, autoDtInterval_, autoDtNext_, prevStressSum_, renumberDue_, measureOrdered_, orderedShare_,
+            renumberings_};
+  }
   // Throws std::invalid_argument for a safety outside [0, 1) or a non-finite stress sum.
   void setCarriedState(const CarriedState& s);
 
