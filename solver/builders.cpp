@@ -48,6 +48,25 @@ Scene sphereWallScene(const Material& mat, double R, const Vec3& x, const Vec3& 
   return s;
 }
 
+Scene shuffledLatticeFloor(std::uint64_t seed) {
+  Scene s;
+  s.materials.push_back(Material{2600.0, 1e6, 0.2, 0.4});
+  const double r = 0.01;
+  std::vector<Vec3> x;
+  for (int i = 0; i < 30; ++i)
+    for (int j = 0; j < 30; ++j)
+      for (int k = 0; k < 12; ++k) x.emplace_back(2.05 * r * i, 2.05 * r * j, r + 2.05 * r * k);
+  std::mt19937_64 rng(seed);
+  for (std::size_t q = x.size() - 1; q > 0; --q) std::swap(x[q], x[rng() % (q + 1)]);
+  s.particles.addWall(Vec3::Zero(), Vec3::UnitZ(), 0);
+  for (const Vec3& xi : x) s.particles.add(sphereSpec(xi, r, 2600.0));
+  s.gravity = Vec3(0, 0, -9.81);
+  s.setDt(0.3 * r * std::sqrt(2600.0 / 1e6));
+  s.setDamping(0.2);
+  s.collider.verletDist = -0.5;
+  return s;
+}
+
 Scene periodicLatticeScene(const PeriodicLatticeSpec& spec) {
   Scene s;
   s.materials.push_back(spec.material);

@@ -64,6 +64,12 @@ struct PeriodicLatticeSpec {
 };
 Scene periodicLatticeScene(const PeriodicLatticeSpec& spec);
 
+// A floor wall (id 0) and 30 x 30 x 12 spheres (r = 0.01 m, 2600 kg/m^3, young 1e6) on a lattice of
+// spacing 2.05 r above it, added in a random order (Fisher-Yates with seed): most contacts join
+// bodies far apart in storage, as in a scene generated at random places. Gravity, damping 0.2,
+// dt = 0.3 r sqrt(rho/E), Verlet distance 0.5 r.
+Scene shuffledLatticeFloor(std::uint64_t seed);
+
 // One free rigid body at the origin (mass 1 kg, radius 1 m, no gravity, no damping) with principal
 // inertia I, orientation q0 (body -> space) and on-step body-frame angular velocity w0Body,
 // integrated with the given rotation algorithm.

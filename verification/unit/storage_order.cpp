@@ -176,24 +176,7 @@ BOOST_AUTO_TEST_CASE(sheared_cell_same_bits_when_the_bodies_move_in_storage) {
 // collider run (most contacts far apart in storage), after which few are; the run gives the same
 // bits as one with the spatial order off whose bodies are moved at random at the same step.
 BOOST_AUTO_TEST_CASE(spatial_order_renumbers_a_shuffled_packing_and_changes_no_result) {
-  const auto make = [] {
-    Scene s;
-    s.materials.push_back(Material{2600.0, 1e6, 0.2, 0.4});
-    const double r = 0.01;
-    std::vector<Vec3> x;
-    for (int i = 0; i < 30; ++i)  // (10 800 spheres: random numbers put most contacts' bodies farther
-      for (int j = 0; j < 30; ++j)  // apart in storage than kLocalityWindow)
-        for (int k = 0; k < 12; ++k) x.emplace_back(2.05 * r * i, 2.05 * r * j, r + 2.05 * r * k);
-    std::mt19937_64 rng(3);
-    std::shuffle(x.begin(), x.end(), rng);
-    s.particles.addWall(Vec3::Zero(), Vec3::UnitZ(), 0);
-    for (const Vec3& xi : x) s.particles.add(sphereSpec(xi, r, 2600.0));
-    s.gravity = Vec3(0, 0, -9.81);
-    s.setDt(0.3 * r * std::sqrt(2600.0 / 1e6));
-    s.setDamping(0.2);
-    s.collider.verletDist = -0.5;
-    return s;
-  };
+  const auto make = [] { return shuffledLatticeFloor(3); };
   Scene a = make(), b = make();
   b.setSpatialOrder(true);
   runRenumbered(a, 60, {1}, 100);
