@@ -1,5 +1,5 @@
 // Test unit.assert_fires (built with DEM_ASSERTIONS only): a DEM_ASSERT of the library fires. A
-// sphere-sphere contact stored with its ids out of order (id1 > id2) breaks an invariant of the
+// sphere-sphere contact stored with its ids out of order (id1 after id2 in user ids) breaks an invariant of the
 // contact store; ContactStore::assertInvariants must print the file, line, condition and message
 // and abort (assert_fires.cmake checks the exit and the message).
 #include "solver/assert.hpp"
