@@ -25,13 +25,8 @@ AppendFile::Mode openMode(bool append, const OutputRecord* restore) {
 }  // namespace
 
 std::vector<std::size_t> realContactsByUserIds(const Particles& p, const ContactStore& c) {
-  std::vector<std::pair<std::uint64_t, std::size_t>> keyed;
-  for (std::size_t k = 0; k < c.size(); ++k)
-    if (c.real(k)) keyed.emplace_back(pairKey(p.userId[c.id1(k)], p.userId[c.id2(k)]), k);
-  std::sort(keyed.begin(), keyed.end());  // (a pair is in the store once: the keys differ)
   std::vector<std::size_t> idx;
-  idx.reserve(keyed.size());
-  for (const auto& [key, k] : keyed) idx.push_back(k);
+  c.forEachRealInUserOrder(p, [&](std::size_t k) { idx.push_back(k); });
   return idx;
 }
 

@@ -20,9 +20,10 @@
 
 namespace dem::io {
 
-// The indices of the real contacts in the order of their bodies' user ids (the smaller one first,
-// then the other): an order independent of the store's and of the bodies' slots, that every output
-// listing contacts or summing over them follows.
+// The indices of the real contacts in the order of their bodies' user ids (id1's, then id2's;
+// ContactStore::forEachRealInUserOrder, the solver's order of sums over contacts): an order
+// independent of the store's and of the bodies' slots, that every output listing contacts or
+// summing over them follows.
 std::vector<std::size_t> realContactsByUserIds(const Particles& p, const ContactStore& contacts);
 
 class ContactsOutput {

@@ -251,14 +251,20 @@ inline bool freeSphere(const Particles& p, std::size_t i, const HomoDeform* homo
   return fastPath && !homo && p.clump[i] == kNoClump && p.velMidstep[i] != 0 && p.blocked[i] == 0 && !p.isAspherical(i);
 }
 
-// Adds body i's terms to the sums (the fastest body: the first of equal ones).
-inline void addTerms(const Particles& p, IntegratorScratch::Sums& sums, std::size_t i, const IntegratorScratch::Terms& t) {
+// Adds the energy terms of t (a body's terms or a block's sums) to the sums.
+template <class T>
+inline void addEnergies(IntegratorScratch::Sums& sums, const T& t) {
   sums.kinetic += t.kinetic;
   sums.kineticTotal += t.kineticTotal;
   sums.rotational += t.rotational;
   sums.gravity += t.gravity;
   sums.dampingNow += t.dampingNow;
   sums.dampingPending += t.dampingPending;
+}
+
+// Adds body i's terms to the sums (the fastest body: the first of equal ones).
+inline void addTerms(const Particles& p, IntegratorScratch::Sums& sums, std::size_t i, const IntegratorScratch::Terms& t) {
+  addEnergies(sums, t);
   if (t.kinetic + t.rotational > sums.maxKinetic && p.clump[i] == kNoClump && !p.isFacet(i)) {
     sums.maxKinetic = t.kinetic + t.rotational;
     sums.fastest = i;
@@ -457,12 +463,7 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
       total.fastest = s.fastest;
     }
     if (total.firstNonFinite == IntegratorScratch::npos) total.firstNonFinite = s.firstNonFinite;
-    total.kinetic += s.kinetic;
-    total.kineticTotal += s.kineticTotal;
-    total.rotational += s.rotational;
-    total.gravity += s.gravity;
-    total.dampingNow += s.dampingNow;
-    total.dampingPending += s.dampingPending;
+    addEnergies(total, s);
   }
   ledger.kinetic = total.kinetic;
   ledger.kineticTotal = total.kineticTotal;
