@@ -21,7 +21,7 @@ void contactLoop(benchmark::State& state) {
   ContactScratch scratch;
   const double dt = bed.dt();
   // the stage as the scene runs it: the bed's law, and no dashpot terms when no material has dashpots
-  const auto run = [&] { return contactStage(p, contacts, dt, scratch, bed.law, nullptr, bed.hasDashpots()); };
+  const auto run = [&] { return contactStage(p, bed.materials, contacts, dt, scratch, bed.law, nullptr, bed.hasDashpots()); };
   for (int k = 0; k < 3; ++k) run();  // warm-up, untimed
   for (auto _ : state) {
     const ContactStageResult r = run();

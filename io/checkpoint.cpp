@@ -297,8 +297,12 @@ enum : std::uint8_t {
 std::uint8_t contactForm(const Contact& c, const Particles& p, const std::vector<Material>& materials, ContactLaw law) {
   std::uint8_t f = 0;
   if (compactContact(c)) f |= form::compact;
-  const LawValues mixed = makeContact(p, materials, c.id1, c.id2, law).params;
-  if (std::memcmp(mixed.data(), c.params.data(), sizeof mixed) == 0) f |= form::mixed;
+  if (unmixed(c.params)) {
+    f |= form::mixed;  // (no parameters stored: the mixing rule's are taken when the contact loop visits it)
+  } else {
+    const LawValues mixed = makeContact(p, materials, c.id1, c.id2, law).params;
+    if (std::memcmp(mixed.data(), c.params.data(), sizeof mixed) == 0) f |= form::mixed;
+  }
   if (positiveZero(c.dissipated)) f |= form::noDissipated;
   if (c.cellDist.cwiseAbs().maxCoeff() <= 127) f |= form::smallCell;
   return f;

@@ -353,8 +353,9 @@ BlockSums evaluateBlock(const Particles& p, ContactStore& cs, std::size_t nc, st
 // the triangle's closest point before the facet pass decides which count). A contact whose gap at
 // the collider's run exceeds twice the farthest any body has moved since is apart without a test
 // (ContactStore::recordRunGaps: its bodies are not read). Returns the end of the contacts to visit.
-std::size_t gatherVisited(const Particles& p, ContactStore& cs, const PeriodicShift* shift,
-                          std::vector<std::uint8_t>& visit) {
+template <class Law>
+std::size_t gatherVisited(const Particles& p, const std::vector<Material>& materials, ContactStore& cs,
+                          const PeriodicShift* shift, std::vector<std::uint8_t>& visit) {
   const std::size_t r = cs.realEnd(), a = cs.activeEnd();  // (realEnd() <= activeEnd())
   visit.resize(a - r);
   const std::uint32_t* id1 = cs.id1Data();
@@ -376,7 +377,10 @@ std::size_t gatherVisited(const Particles& p, ContactStore& cs, const PeriodicSh
     }
     visit[static_cast<std::size_t>(q)] = v;
   }
-  return cs.gatherVisited(visit);
+  // (a contact first visited takes the law's parameters of its bodies: the mixing rule)
+  return cs.gatherVisited(visit, [&](const ContactPair& c) {
+    return Law::mix(pairMaterials(p, materials, c.id1, c.id2, c.type != ContactType::SphereSphere));
+  });
 }
 
 // Per-body sums of the bodies in slots [b kEnergyBlock, (b + 1) kEnergyBlock): each body adds its
@@ -444,13 +448,14 @@ ContactStageResult sumBodies(const Particles& p, const ContactScratch& scratch, 
 }
 
 template <class Law, bool Dashpots>
-ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
+ContactStageResult stage(Particles& p, const std::vector<Material>& materials, ContactStore& contacts, double dt,
+                         ContactScratch& scratch,
                          const PeriodicShift* shift, bool byUser) {
   // Dormant contacts (from activeEnd on: ContactStore::partition) cannot touch before the collider's
   // next run; they hold no force, no energy and no history and are not visited. Of the others, the
   // real ones and those whose bodies may touch now are gathered in front (with their columns) and
   // visited; the rest are apart and hold defaults: the loop would leave their lanes idle.
-  const std::size_t nc = gatherVisited(p, contacts, shift, scratch.visit), n = p.size();
+  const std::size_t nc = gatherVisited<Law>(p, materials, contacts, shift, scratch.visit), n = p.size();
   const std::size_t nBlocks = (nc + kEnergyBlock - 1) / kEnergyBlock;
   // mesh walls: which facet contacts count, histories moved across shared edges
   const bool facets = !p.facets.empty();
@@ -541,13 +546,13 @@ ContactStageResult stage(Particles& p, ContactStore& contacts, double dt, Contac
 
 }  // namespace
 
-ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
-                                ContactLaw law, const PeriodicShift* shift, bool dashpots, SumOrder order) {
+ContactStageResult contactStage(Particles& p, const std::vector<Material>& materials, ContactStore& contacts, double dt,
+                                ContactScratch& scratch, ContactLaw law, const PeriodicShift* shift, bool dashpots, SumOrder order) {
   // the law chosen once for the stage (laws.hpp), never per contact
   const bool byUser = order == SumOrder::UserIds;
   return withLaw(law, [&](auto l) {
-    return dashpots ? stage<decltype(l), true>(p, contacts, dt, scratch, shift, byUser)
-                    : stage<decltype(l), false>(p, contacts, dt, scratch, shift, byUser);
+    return dashpots ? stage<decltype(l), true>(p, materials, contacts, dt, scratch, shift, byUser)
+                    : stage<decltype(l), false>(p, materials, contacts, dt, scratch, shift, byUser);
   });
 }
 

@@ -12,6 +12,7 @@
 #include "contact_law.hpp"
 #include "contacts.hpp"
 #include "facet_contacts.hpp"
+#include "materials.hpp"
 #include "particles.hpp"
 
 #include <array>
@@ -77,15 +78,16 @@ struct ContactScratch {
 enum class SumOrder : std::uint8_t { ContactIndex, UserIds };
 
 // Evaluates all contacts at t_n from on-step positions and mid-step velocities, and adds their
-// forces and torques to p.force and p.torque, with the contact law `law`. shift: the periodic
+// forces and torques to p.force and p.torque, with the contact law `law` (a contact first visited
+// takes its parameters from the mixing rule for its bodies' `materials`). shift: the periodic
 // cell's image shift (contact_geometry.hpp), or nullptr. The contacts that formed or separated are
 // noted in `contacts` (ContactStore::noteRealChanged, for its next gatherReal). dashpots: false when no contact has
 // dashpots (every material's restitution is 1, Scene::hasDashpots): the stage then runs without
 // their terms (the same results up to the sign of zeros; the dashpot columns are left as they are).
 // With a cell (shift) the result also holds the Love-Weber stress sum (stress.hpp), summed as the
 // energies are (the same bits for any thread count and storage order).
-ContactStageResult contactStage(Particles& p, ContactStore& contacts, double dt, ContactScratch& scratch,
-                                ContactLaw law = ContactLaw::Cundall, const PeriodicShift* shift = nullptr,
+ContactStageResult contactStage(Particles& p, const std::vector<Material>& materials, ContactStore& contacts, double dt,
+                                ContactScratch& scratch, ContactLaw law = ContactLaw::Cundall, const PeriodicShift* shift = nullptr,
                                 bool dashpots = true, SumOrder order = SumOrder::ContactIndex);
 
 }  // namespace dem

@@ -81,8 +81,8 @@ Contact ContactStore::get(std::size_t k) const {
   c.type = type_[k];
   c.real = real_[k];
   c.cellDist = cellDist_[k];
-  if (k >= limit_) {  // lean: defaults and the parameters
-    c.params = lean(k);
+  if (k >= limit_) {  // lean: the defaults, no parameters
+    c.params.fill(kUnmixed);
     return c;
   }
   c.elastic = at(col::elastic, k);
@@ -108,16 +108,14 @@ void ContactStore::set(std::size_t k, const Contact& c) {
   real_[k] = c.real;
   cellDist_[k] = c.cellDist;
   if (k >= limit_) {
-    if (holdsDefaults(c)) {
-      lean(k) = c.params;
-      return;
-    }
+    if (holdsDefaults(c)) return;  // (lean: its parameters are the mixing rule's when visited)
     materialize(k + 1);
   }
   setColumns(k, c);
 }
 
 void ContactStore::setColumns(std::size_t k, const Contact& c) {
+  DEM_ASSERT(!c.real || !unmixed(c.params), "ContactStore::set: a real contact holds its law parameters");
   at(col::elastic, k) = c.elastic;
   at(col::dissipated, k) = c.dissipated;
   for (std::size_t i = 0; i < kMaxLawParams; ++i) at(col::param + i, k) = c.params[i];
@@ -139,7 +137,6 @@ void ContactStore::setColumns(std::size_t k, const Contact& c) {
 }
 
 void ContactStore::reserve(std::size_t n) {
-  if (n > leanStart_) lean_.reserve(n - leanStart_);  // (new contacts are lean until the contact loop needs them)
   id1_.reserve(n);
   id2_.reserve(n);
   type_.reserve(n);
@@ -175,8 +172,6 @@ void ContactStore::resizeColumns(std::size_t n) {
   for (std::size_t k = n; k < limit_; ++k)
     for (std::size_t c = 0; c < col::count; ++c) at(c, k) = kDefault.v[c];
   limit_ = std::min(limit_, n);
-  leanStart_ = std::min(leanStart_, limit_);
-  lean_.resize(n - leanStart_, LawValues{});  // (new entries lean)
   id1_.resize(n);
   id2_.resize(n);
   type_.resize(n);
@@ -194,22 +189,15 @@ void ContactStore::materialize(std::size_t m) {
   // Growth by a quarter, not std::vector's doubling: the columns are most of a scene's memory.
   if (need > stride_) restride(padded(std::max(need, stride_ + stride_ / 4)));
   for (std::size_t k = limit_; k < m; ++k)
-    for (std::size_t i = 0; i < kMaxLawParams; ++i) data_[offset(col::param + i, k)] = lean(k)[i];
-  limit_ = m;  // (lean_'s entries before limit_ are no longer read; fitColumns drops them)
+    for (std::size_t i = 0; i < kMaxLawParams; ++i) data_[offset(col::param + i, k)] = kUnmixed;
+  limit_ = m;
 }
 
 void ContactStore::fitColumns(std::size_t m) {
   m = std::min(m, size_);
   if (m >= limit_) materialize(m);
-  // lean_ holds [m, size_) from its start: shifted in place (no second buffer), or grown at the
-  // front when contacts with columns become lean
-  const auto shift = [](std::size_t n) { return static_cast<std::ptrdiff_t>(n); };
-  if (m >= leanStart_) lean_.erase(lean_.begin(), lean_.begin() + shift(m - leanStart_));
-  else lean_.insert(lean_.begin(), leanStart_ - m, LawValues{});
-  leanStart_ = m;
   for (std::size_t k = m; k < limit_; ++k) {
     DEM_ASSERT(!real_[k], "fitColumns: a contact made lean is not real");
-    for (std::size_t i = 0; i < kMaxLawParams; ++i) lean(k)[i] = data_[offset(col::param + i, k)];
     for (std::size_t c = 0; c < col::count; ++c) data_[offset(c, k)] = kDefault.v[c];
   }
   limit_ = m;
@@ -217,7 +205,7 @@ void ContactStore::fitColumns(std::size_t m) {
   if (stride_ > 2 * padded(m) + kColumnPad) restride(padded(m + m / 4));
 }
 
-std::size_t ContactStore::gatherVisited(const std::vector<std::uint8_t>& visit) {
+std::size_t ContactStore::gatherVisitedColumns(const std::vector<std::uint8_t>& visit) {
   const std::size_t r = realEnd(), a = r + visit.size();
   DEM_ASSERT(a == activeEnd(), "gatherVisited: one flag for each active contact that is not real");
   if (!changed_.empty()) {
@@ -279,17 +267,12 @@ void ContactStore::swap(std::size_t a, std::size_t b) {
   const std::size_t lo = std::min(a, b), hi = std::max(a, b);
   if (hi < limit_) {
     for (std::size_t c = 0; c < col::count; ++c) std::swap(data_[offset(c, a)], data_[offset(c, b)]);
-  } else if (lo >= limit_) {
-    std::swap(lean(lo), lean(hi));
-  } else {
-    // a contact with columns moves to the lean tier (it holds no history: not real) and a lean one
-    // (defaults and its parameters) takes its columns with the defaults
+  } else if (lo < limit_) {
+    // a contact with columns moves to the lean tier (it holds no history: not real; its parameters
+    // are dropped) and a lean one takes its columns with the defaults, no parameters
     DEM_ASSERT(!real_[lo], "ContactStore::swap: a contact that leaves the columns is not real");
-    LawValues params;
-    for (std::size_t i = 0; i < kMaxLawParams; ++i) params[i] = data_[offset(col::param + i, lo)];
     for (std::size_t c = 0; c < col::count; ++c) data_[offset(c, lo)] = kDefault.v[c];
-    for (std::size_t i = 0; i < kMaxLawParams; ++i) data_[offset(col::param + i, lo)] = lean(hi)[i];
-    lean(hi) = params;
+    for (std::size_t i = 0; i < kMaxLawParams; ++i) data_[offset(col::param + i, lo)] = kUnmixed;
   }
   std::swap(id1_[a], id1_[b]);
   std::swap(id2_[a], id2_[b]);
@@ -457,8 +440,9 @@ void ContactStore::assertInvariants(const Particles& p) const {
                "every per-contact array holds size() entries");
     DEM_ASSERT(data_.size() == col::count * stride_ && stride_ >= limit_ && stride_ % kColumnPad == 0,
                "columns padded");
-    DEM_ASSERT(leanStart_ <= limit_ && limit_ <= size_ && lean_.size() == size_ - leanStart_,
-               "the lean tier holds the contacts from columnEnd()");
+    DEM_ASSERT(limit_ <= size_, "the lean tier holds the contacts from columnEnd()");
+    for (std::size_t k = 0; k < limit_; ++k)
+      DEM_ASSERT(!real_[k] || !std::isnan(data_[offset(col::param, k)]), "a real contact holds its law parameters");
     for (std::size_t k = limit_; k < std::min(stride_, padded(limit_) + kColumnPad); ++k)
       for (std::size_t c = 0; c < col::count; ++c)
         DEM_ASSERT(data_[offset(c, k)] == kDefault.v[c],

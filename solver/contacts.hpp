@@ -14,8 +14,9 @@
 // Two tiers. Only the contacts before columnEnd() (at least every contact the contact loop visits
 // at this step: the real ones and those whose bodies may touch now) have their doubles in the
 // columns; a contact from there on (a dormant one, one apart, or one the collider has just added)
-// holds the defaults of a Contact and keeps only its law parameters (kMaxLawParams doubles instead
-// of col::count). Most of a settled packing's potential contacts are not real: the columns are most
+// holds the defaults of a Contact and nothing else: its law parameters are not stored (kUnmixed)
+// but mixed from its bodies (the mixing rule, laws.hpp) when the contact loop first visits it
+// (gatherVisited). Most of a settled packing's potential contacts are not real: the columns are most
 // of a scene's memory. partition() fits the columns to the real contacts; the contact loop
 // (gatherVisited) gathers the contacts it visits behind them and gives them their columns.
 
@@ -54,7 +55,9 @@ struct Contact {
   Eigen::Vector3i cellDist = Eigen::Vector3i::Zero();
   double elastic = 0.0;     // energy stored in the springs at t_n
   double dissipated = 0.0;  // work dissipated by Coulomb sliding during this step
-  LawValues params{};       // the law's parameters (contact_law.hpp), from its mixing rule at creation
+  // The law's parameters (contact_law.hpp), from the mixing rule for its bodies (laws.hpp) when the
+  // contact loop first visits it; kUnmixed in a contact read from the store's lean tier (not stored).
+  LawValues params{};
 
   // History in local contact coordinates (seed "Local contact coordinates"); valid while real.
   Quat frame = Quat::Identity();  // local -> global rotation; its local x axis is the normal
@@ -77,6 +80,11 @@ static_assert(alignof(Contact) == alignof(double));
 // Whether c holds the defaults of a Contact in every field but its pair and law parameters (bit
 // for bit; `dissipated` +0.0): a contact the store may keep without columns.
 bool holdsDefaults(const Contact& c);
+
+// The law parameters of a contact that holds none (the lean tier: ContactStore): NaN, never a
+// parameter's value.
+inline constexpr double kUnmixed = std::numeric_limits<double>::quiet_NaN();
+inline bool unmixed(const LawValues& v) { return std::isnan(v[0]); }
 
 inline std::uint64_t pairKey(std::uint32_t a, std::uint32_t b) {
   const std::uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
@@ -197,15 +205,17 @@ class PairIndex {
 class ContactStore {
  public:
   std::size_t size() const { return size_; }
-  // The contacts before this index have their columns; those from here on hold defaults and their
-  // law parameters only (the lean tier).
+  // The contacts before this index have their columns; those from here on hold the defaults and no
+  // law parameters (the lean tier).
   std::size_t columnEnd() const { return limit_; }
-  // Contact k as a value, and its replacement (the pair must stay the same: ids are not re-indexed).
+  // Contact k as a value (a lean one's parameters kUnmixed), and its replacement (the pair must stay
+  // the same: ids are not re-indexed).
   Contact get(std::size_t k) const;
   void set(std::size_t k, const Contact& c);
   // Index of the contact between a and b (either order), or -1.
   std::int64_t find(std::uint32_t a, std::uint32_t b) const { return index_.find(pairKey(a, b)); }
-  // Appends c: in the lean tier when it holds defaults (holdsDefaults), else with its columns.
+  // Appends c: in the lean tier when it holds defaults (holdsDefaults; its parameters are dropped:
+  // the mixing rule's are taken when the contact loop visits it), else with its columns.
   void add(const Contact& c);
   // Room for n contacts (the columns grow by a quarter when they are full, as the active ones need).
   void reserve(std::size_t n);
@@ -246,19 +256,30 @@ class ContactStore {
   }
   double at(std::size_t c, std::size_t k) const {
     if (k < limit_) return data_[offset(c, k)];
-    return c >= col::param ? lean(k)[c - col::param] : defaultColumn(c);
+    return c >= col::param ? kUnmixed : defaultColumn(c);
   }
   // The contacts the contact loop visits at this step, gathered in front: those before realEnd()
   // (the real ones) and, moved right behind them (partitionBy's swaps), those of [realEnd(),
   // activeEnd()) with visit[k - realEnd()] != 0 (the loop's choice: real, or bodies that may touch
-  // now). Returns
-  // their end; each of them has its columns. The others there are not visited at this step: they
-  // hold only defaults (a `dissipated` left from the step a contact separated is zeroed, as a visit
-  // zeroes it), so that it makes no difference whether they keep their columns or are lean. The
-  // moves depend only on the order and the flags (the same for any thread count and after a
-  // restart). Call it after gatherReal (the named changes would not follow the moves otherwise: the
-  // next gathering then scans).
-  std::size_t gatherVisited(const std::vector<std::uint8_t>& visit);
+  // now). Returns their end; each of them has its columns, and those without law parameters
+  // (from the lean tier) get mix(pair(k)) (their bodies' mixing rule). The others there are not
+  // visited at this step: they hold only defaults (a `dissipated` left from the step a contact
+  // separated is zeroed, as a visit zeroes it), so that it makes no difference whether they keep
+  // their columns or are lean. The moves depend only on the order and the flags (the same for any
+  // thread count and after a restart). Call it after gatherReal (the named changes would not follow
+  // the moves otherwise: the next gathering then scans).
+  template <class Mix>
+  std::size_t gatherVisited(const std::vector<std::uint8_t>& visit, Mix&& mix) {
+    // (gathered: the contacts before realEnd() are real, and a real contact holds its parameters)
+    const std::size_t from = gathered_ ? realEnd() : 0;
+    const std::size_t m = gatherVisitedColumns(visit);
+    for (std::size_t k = from; k < m; ++k)
+      if (std::isnan(data_[offset(col::param, k)])) {
+        const LawValues v = mix(pair(k));
+        for (std::size_t i = 0; i < kMaxLawParams; ++i) data_[offset(col::param + i, k)] = v[i];
+      }
+    return m;
+  }
   // A lower bound of each contact's gap at the collider's last run (float, rounded down), recorded
   // for the active contacts that are not real after a partition (-inf: unknown, for every other
   // contact, and for all after a restore), and the farthest any body has moved since
@@ -466,17 +487,12 @@ class ContactStore {
   std::size_t size_ = 0;
   ColumnBuffer data_;       // the columns of doubles, each stride_ entries
   std::size_t stride_ = 0;  // room for this many contacts (a multiple of kColumnPad)
-  // The contacts [0, limit_) have columns; [limit_, size_) are lean: lean(k) = lean_[k - leanStart_]
-  // holds the law parameters of contact k, every other field its default (leanStart_ <= limit_: the
-  // entries of contacts given columns since the last fitColumns are left in place, not erased, so
-  // that giving a few contacts their columns costs no shift of lean_). Column entries from limit_ on
-  // hold the defaults (the batches' idle lanes read them).
-  std::size_t limit_ = 0, leanStart_ = 0;
-  std::vector<LawValues> lean_;
-  LawValues& lean(std::size_t k) { return lean_[k - leanStart_]; }
-  const LawValues& lean(std::size_t k) const { return lean_[k - leanStart_]; }
+  // The contacts [0, limit_) have columns; [limit_, size_) are lean (every field its default, the
+  // law parameters not stored). Column entries from limit_ on hold the defaults (the batches' idle
+  // lanes read them).
+  std::size_t limit_ = 0;
   void restride(std::size_t stride);
-  // Columns for the contacts before m (lean ones get defaults and their parameters).
+  // Columns for the contacts before m (lean ones get the defaults, their law parameters kUnmixed).
   void materialize(std::size_t m);
   // Columns exactly for the contacts before m: those after m made lean (they hold no history: not
   // real; their other fields are dropped), the buffer released when far larger than needed.
@@ -532,6 +548,7 @@ class ContactStore {
     if (adjacencyValid_) swapAdjacency(a, b);
   }
   void place(std::size_t index);
+  std::size_t gatherVisitedColumns(const std::vector<std::uint8_t>& visit);  // gatherVisited's moves
   void resizeColumns(std::size_t n);  // size() becomes n; new and dropped entries hold a default Contact
   void swap(std::size_t a, std::size_t b);
   // After swap(a, b): the entries of the bodies of both contacts name their new indices (the

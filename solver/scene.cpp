@@ -228,7 +228,7 @@ void Scene::contactForces(StageClock& clock) {
   clock.lap(stageTimes_.collider);
   if (cell) {
     const PeriodicShift shift{cell->H(), cell->imageVelocity()};
-    r = contactStage(particles, contacts, dt_, contactScratch_, law, &shift, hasDashpots(), sumOrder());
+    r = contactStage(particles, materials, contacts, dt_, contactScratch_, law, &shift, hasDashpots(), sumOrder());
     // Love-Weber stress at t_n and the cell's work over the last step (trapezoid, energy.hpp).
     const Mat3& S = r.stressSum;
     stress = S / cell->volume();
@@ -238,7 +238,7 @@ void Scene::contactForces(StageClock& clock) {
     }
     prevStressSum_ = S;
   } else {
-    r = contactStage(particles, contacts, dt_, contactScratch_, law, nullptr, hasDashpots(), sumOrder());
+    r = contactStage(particles, materials, contacts, dt_, contactScratch_, law, nullptr, hasDashpots(), sumOrder());
   }
   energy.elastic = r.elastic;
   energy.frictionDissipated += r.dissipated;

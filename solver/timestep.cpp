@@ -82,7 +82,8 @@ Mat3 skew(const Vec3& r) {
 
 // Per-body blocks of sum_c B_c^T (a n n^T + b (I - n n^T)) B_c, (a, b) = coefficients(law params, u_N).
 template <class Coefficients>
-std::vector<BodyStiffness> bodyBlocks(const Particles& p, const ContactStore& contacts, ContactSelection selection,
+std::vector<BodyStiffness> bodyBlocks(const Particles& p, const ContactStore& contacts,
+                                      const std::vector<Material>& materials, ContactSelection selection,
                                       const Mat3* cellH, ContactLaw law, Coefficients coefficients) {
   std::vector<BodyStiffness> k(p.size());
   // the contacts in the order of their bodies' user ids: each body sums its contacts in an order
@@ -92,10 +93,12 @@ std::vector<BodyStiffness> bodyBlocks(const Particles& p, const ContactStore& co
     order[q] = {(std::uint64_t{p.userId[contacts.id1(q)]} << 32) | p.userId[contacts.id2(q)], static_cast<std::uint32_t>(q)};
   std::sort(order.begin(), order.end());
   for (const auto& [key, q] : order) {
-    const Contact c = contacts.get(q);
+    Contact c = contacts.get(q);
     Vec3 n, point;
     double uN = 0.0;
     if (!activeGeometry(p, c, selection, cellH, n, point, uN)) continue;
+    if (unmixed(c.params))  // (a lean contact: its bodies' mixing rule, as the contact loop would take)
+      c.params = mixParams(law, pairMaterials(p, materials, c.id1, c.id2, c.type != ContactType::SphereSphere));
     const auto [a, b] = withLaw(law, [&](auto l) { return coefficients(l, decltype(l)::params(c.params.data()), uN); });
     // seed (Chareyre): K_c = kn n n^T + ks (I - n n^T)
     const Mat3 nn = n * n.transpose();
@@ -182,17 +185,19 @@ double bodyTimestep(double lambda, double kappa) { return 2.0 / (kappa + std::sq
 
 }  // namespace
 
-std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore& contacts, ContactSelection selection,
+std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore& contacts,
+                                         const std::vector<Material>& materials, ContactSelection selection,
                                          const Mat3* cellH, ContactLaw law) {
-  return bodyBlocks(p, contacts, selection, cellH, law, [](auto l, const auto& params, double uN) {
+  return bodyBlocks(p, contacts, materials, selection, cellH, law, [](auto l, const auto& params, double uN) {
     const ContactStiffness s = decltype(l)::stiffness(params, uN);
     return std::pair{s.kn, s.ks};
   });
 }
 
-std::vector<BodyStiffness> bodyDashpots(const Particles& p, const ContactStore& contacts, ContactSelection selection,
+std::vector<BodyStiffness> bodyDashpots(const Particles& p, const ContactStore& contacts,
+                                         const std::vector<Material>& materials, ContactSelection selection,
                                         const Mat3* cellH, ContactLaw law) {
-  return bodyBlocks(p, contacts, selection, cellH, law, [](auto l, const auto& params, double uN) {
+  return bodyBlocks(p, contacts, materials, selection, cellH, law, [](auto l, const auto& params, double uN) {
     const ContactDashpots d = decltype(l)::dashpots(params, uN);
     return std::pair{d.cn, d.cs};
   });
@@ -201,11 +206,11 @@ std::vector<BodyStiffness> bodyDashpots(const Particles& p, const ContactStore& 
 TimestepEstimate globalStiffnessTimestep(const Particles& p, const ContactStore& contacts,
                                          const std::vector<Material>& materials, ContactSelection selection,
                                          const Mat3* cellH, ContactLaw law) {
-  const std::vector<BodyStiffness> k = bodyStiffness(p, contacts, selection, cellH, law);
+  const std::vector<BodyStiffness> k = bodyStiffness(p, contacts, materials, selection, cellH, law);
   std::vector<BodyStiffness> c;
   bool dashpots = false;
   for (const Material& m : materials) dashpots = dashpots || m.restitution < 1.0;
-  if (dashpots) c = bodyDashpots(p, contacts, selection, cellH, law);
+  if (dashpots) c = bodyDashpots(p, contacts, materials, selection, cellH, law);
   // The exact 6x6 eigenvalues (an iterative solve, ~1 us) only for the bodies that can set the
   // minimum: a first pass bounds every body's dt from the closed-form 3x3 eigenvalues of its
   // diagonal blocks (eigenvalueBounds), and a body whose smallest possible dt exceeds the smallest

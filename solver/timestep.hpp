@@ -96,13 +96,16 @@ enum class ContactSelection { Touching, Potential };
 // how the estimate sees the contacts of a scene before its first step). cellH: in a periodic cell,
 // its H; particle 2 of a contact then sits at its image x2 + H cellDist (positions and arms).
 // The contacts' stiffnesses are their law's tangent stiffnesses at the overlap (Hertz-Mindlin: zero
-// for a pair that does not overlap).
+// for a pair that does not overlap), with the parameters of the mixing rule for their bodies'
+// `materials` where a contact holds none (ContactStore's lean tier).
 std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore& contacts,
+                                         const std::vector<Material>& materials,
                                          ContactSelection selection = ContactSelection::Touching,
                                          const Mat3* cellH = nullptr, ContactLaw law = ContactLaw::Cundall);
 // The same blocks of the contacts' dashpots (cn n n^T + cs (I - n n^T), the law's coefficients at the
 // overlap; zero without dashpots).
 std::vector<BodyStiffness> bodyDashpots(const Particles& p, const ContactStore& contacts,
+                                        const std::vector<Material>& materials,
                                         ContactSelection selection = ContactSelection::Touching,
                                         const Mat3* cellH = nullptr, ContactLaw law = ContactLaw::Cundall);
 

@@ -39,8 +39,8 @@ BOOST_AUTO_TEST_CASE(result_does_not_depend_on_the_batch) {
   for (std::size_t k = s.contacts.size(); k-- > 0;) reversed.add(s.contacts.get(k));
   Particles pf = s.particles, pr = s.particles;
   ContactScratch scratch;
-  const ContactStageResult ef = contactStage(pf, forward, s.dt(), scratch);
-  const ContactStageResult er = contactStage(pr, reversed, s.dt(), scratch);
+  const ContactStageResult ef = contactStage(pf, s.materials, forward, s.dt(), scratch);
+  const ContactStageResult er = contactStage(pr, s.materials, reversed, s.dt(), scratch);
 
   std::size_t differing = 0, kernelLanes = 0;
   const std::size_t n = forward.size();

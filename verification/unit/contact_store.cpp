@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <random>
 #include <vector>
@@ -122,11 +123,15 @@ BOOST_AUTO_TEST_CASE(partition_puts_real_contacts_first) {
   const std::size_t real = store.countReal();
   BOOST_TEST_REQUIRE(real > 50u);
   BOOST_TEST_REQUIRE(real < store.size());
-  // (a contact that is not real keeps its pair and parameters: the partition makes it lean, so a
-  // `dissipated` left from the step it separated is zeroed, as the contact loop's next visit would)
+  // (a contact that is not real keeps its pair: the partition makes it lean, so a `dissipated` left
+  // from the step it separated is zeroed, as the contact loop's next visit would, and its law
+  // parameters are dropped, to be mixed again at its next visit)
   std::vector<Contact> before = store.values();
   for (Contact& c : before)
-    if (!c.real) c.dissipated = 0.0;
+    if (!c.real) {
+      c.dissipated = 0.0;
+      c.params.fill(kUnmixed);
+    }
   BOOST_TEST_REQUIRE(!before.front().real);
 
   store.partitionReal();
@@ -260,13 +265,15 @@ BOOST_AUTO_TEST_CASE(dormant_contacts_never_touch_before_the_next_collider_run) 
 
 // The two tiers (ContactStore::columnEnd): after every collider run of a stirred pour the columns
 // cover the contacts the loop visited (the real ones and those that may have touched: never a
-// dormant one, and fewer than all active ones), a lean contact reads back as a default Contact with
-// the law parameters of the mixing rule for its bodies (makeContact), and waking the dormant ones
-// (as a moving cell does) or adding a contact with history gives it its columns without changing
-// any contact's value. Reference: the contacts as values before each change.
-BOOST_AUTO_TEST_CASE(lean_contacts_hold_defaults_and_their_parameters) {
+// dormant one, and fewer than all active ones), a lean contact reads back as a default Contact
+// without law parameters (kUnmixed), a contact with columns holds those of the mixing rule for its
+// bodies (makeContact) unless it holds defaults and has not been visited since it got its columns,
+// and waking the dormant ones (as a moving cell does) or adding a contact with history gives it its
+// columns without changing any contact's value. Reference: the contacts as values before each
+// change, and makeContact.
+BOOST_AUTO_TEST_CASE(lean_contacts_hold_defaults_and_no_parameters) {
   Scene s = stirredPour(500);
-  std::size_t runs = 0, lean = 0, wrong = 0, activeLean = 0;
+  std::size_t runs = 0, lean = 0, wrong = 0, activeLean = 0, mixed = 0, wrongMix = 0;
   for (int step = 0; step < 2000; ++step) {
     const std::uint64_t before = s.collider.runs();
     s.step();
@@ -278,10 +285,23 @@ BOOST_AUTO_TEST_CASE(lean_contacts_hold_defaults_and_their_parameters) {
     for (std::size_t k = cs.columnEnd(); k < cs.size(); ++k, ++lean) {
       Contact expected = makeContact(s.particles, s.materials, cs.id1(k), cs.id2(k), s.law);
       expected.cellDist = cs.cellDist(k);
+      expected.params.fill(kUnmixed);
       wrong += !sameContact(cs.get(k), expected);
+    }
+    for (std::size_t k = 0; k < cs.columnEnd(); ++k) {
+      const Contact c = cs.get(k);
+      const LawValues rule = makeContact(s.particles, s.materials, c.id1, c.id2, s.law).params;
+      if (unmixed(c.params)) {
+        wrongMix += c.real || !holdsDefaults(c);
+      } else {
+        ++mixed;
+        wrongMix += std::memcmp(c.params.data(), rule.data(), sizeof rule) != 0;
+      }
     }
   }
   BOOST_TEST(runs > 10u);
+  BOOST_TEST(mixed > 10u * runs);
+  BOOST_TEST(wrongMix == 0u);
   BOOST_TEST(lean > 100u * runs);       // (most of a pour's potential contacts are dormant or apart)
   BOOST_TEST(activeLean > 10u * runs);  // (active contacts apart at the stage have no columns)
   BOOST_TEST(wrong == 0u);

@@ -84,7 +84,7 @@ BOOST_AUTO_TEST_CASE(sphere_on_wall) {
   s.collider.update(s.particles, s.materials, s.contacts);
   // a wall of the sphere's material (laws/cundall.hpp): kn = E R, ks = 0.2 kn
   const double kn = Cundall::normalStiffness(mat, R, mat, 0.0, true), ks = 0.2 * kn, m = s.particles.mass[1];
-  const auto K = bodyStiffness(s.particles, s.contacts);
+  const auto K = bodyStiffness(s.particles, s.contacts, s.materials);
   BOOST_TEST(close(K[1].translation(2, 2), kn, 1e-14));
   BOOST_TEST(close(K[1].translation(0, 0), ks, 1e-14));
   BOOST_TEST(std::abs(K[1].translation(0, 2)) <= 1e-14 * kn);
@@ -142,7 +142,7 @@ BOOST_AUTO_TEST_CASE(two_spheres_oblique) {
   const TimestepEstimate e = s.criticalTimestep();
   BOOST_TEST(e.fromContacts);
   BOOST_TEST(close(e.dt, o.dtCritical(), 1e-12));
-  const auto K = bodyStiffness(s.particles, s.contacts);
+  const auto K = bodyStiffness(s.particles, s.contacts, s.materials);
   BOOST_TEST(K[0].translation.diagonal().maxCoeff() < 0.6 * o.kn());  // the diagonal misses the coupling
 }
 
@@ -193,7 +193,7 @@ BOOST_AUTO_TEST_CASE(clump_on_wall) {
   s.collider.update(s.particles, s.materials, s.contacts);
   // a wall of the sphere's material (laws/cundall.hpp): kn = E R, ks = 0.2 kn
   const double kn = Cundall::normalStiffness(mat, R, mat, 0.0, true), ks = 0.2 * kn, m = s.particles.mass[1];
-  const auto K = bodyStiffness(s.particles, s.contacts);
+  const auto K = bodyStiffness(s.particles, s.contacts, s.materials);
   BOOST_TEST(K[1].translation.isZero(0.0));  // members carry nothing themselves
   BOOST_TEST(close(K[b].translation(2, 2), 2 * kn, 1e-14));
   BOOST_TEST(close(K[b].rotation(1, 1), 2 * (kn * a * a + ks * h * h), 1e-12));
