@@ -113,7 +113,7 @@ struct ColumnBatch {
                                              LaneInputs<inCount>& in, std::size_t j) {
   const std::uint32_t i1 = cs.id1Data()[k], i2 = cs.id2Data()[k];
   const ContactType type = cs.typeData()[k];
-  const Eigen::Vector3i& cell = cs.cellDistData()[k];
+  const Eigen::Vector3i cell = cs.cellDist(k);
   const bool facet = type == ContactType::SphereFacet;
   // (a facet's closest point as the pass computed it: secondPoint's function of the same inputs)
   const Vec3 x2 = facet ? facets->points[k] : secondPoint(p, type, i1, i2, cell, shift ? &shift->H : nullptr);
@@ -361,7 +361,6 @@ std::size_t gatherVisited(const Particles& p, const std::vector<Material>& mater
   const std::uint32_t* id1 = cs.id1Data();
   const std::uint32_t* id2 = cs.id2Data();
   const ContactType* type = cs.typeData();
-  const Eigen::Vector3i* cell = cs.cellDistData();
   const std::uint8_t* real = cs.realData();
   const float* gap = cs.runGapData();
   const double reach = 2.0 * cs.moveSinceRun();
@@ -372,7 +371,7 @@ std::size_t gatherVisited(const Particles& p, const std::vector<Material>& mater
     const std::size_t k = r + static_cast<std::size_t>(q);
     std::uint8_t v = real[k];
     if (!v && !(static_cast<double>(gap[k]) > reach)) {
-      const Vec3 x2 = secondPoint(p, type[k], id1[k], id2[k], cell[k], H);
+      const Vec3 x2 = secondPoint(p, type[k], id1[k], id2[k], cs.cellDist(k), H);
       v = mayTouch(pairInput(p, type[k], id1[k], id2[k], x2), type[k]);
     }
     visit[static_cast<std::size_t>(q)] = v;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <sstream>
+#include <stdexcept>
 #include <utility>
 
 namespace dem {
@@ -74,13 +76,27 @@ void PairIndex::erase(std::uint64_t key) {
   --count_;
 }
 
+void ContactStore::setCellDist(std::size_t k, const Eigen::Vector3i& d) {
+  if (cellDist_.empty()) {
+    if (d.isZero()) return;
+    cellDist_.assign(size_, CellOffset{});
+  }
+  if (d.cwiseAbs().maxCoeff() > kMaxCellOffset) {
+    std::ostringstream m;
+    m << "contact between bodies " << id1_[k] << " and " << id2_[k] << ": its periodic image lies (" << d.transpose()
+      << ") cells away, beyond " << kMaxCellOffset << " (a cell sheared that far must flip)";
+    throw std::range_error(m.str());
+  }
+  cellDist_[k] = {static_cast<std::int16_t>(d[0]), static_cast<std::int16_t>(d[1]), static_cast<std::int16_t>(d[2])};
+}
+
 Contact ContactStore::get(std::size_t k) const {
   Contact c;
   c.id1 = id1_[k];
   c.id2 = id2_[k];
   c.type = type_[k];
   c.real = real_[k];
-  c.cellDist = cellDist_[k];
+  c.cellDist = cellDist(k);
   if (k >= limit_) {  // lean: the defaults, no parameters
     c.params.fill(kUnmixed);
     return c;
@@ -106,7 +122,7 @@ void ContactStore::set(std::size_t k, const Contact& c) {
   type_[k] = c.type;
   if (real_[k] != c.real) noteRealChanged();
   real_[k] = c.real;
-  cellDist_[k] = c.cellDist;
+  setCellDist(k, c.cellDist);
   if (k >= limit_) {
     if (holdsDefaults(c)) return;  // (lean: its parameters are the mixing rule's when visited)
     materialize(k + 1);
@@ -141,7 +157,7 @@ void ContactStore::reserve(std::size_t n) {
   id2_.reserve(n);
   type_.reserve(n);
   real_.reserve(n);
-  cellDist_.reserve(n);
+  if (!cellDist_.empty()) cellDist_.reserve(n);
   runGap_.reserve(n);
   inAdj_.reserve(n);
   index_.reserve(n);
@@ -176,7 +192,7 @@ void ContactStore::resizeColumns(std::size_t n) {
   id2_.resize(n);
   type_.resize(n);
   real_.resize(n);
-  cellDist_.resize(n, Eigen::Vector3i::Zero());
+  if (!cellDist_.empty()) cellDist_.resize(n, CellOffset{});
   runGap_.resize(n, kUnknownGap);
   inAdj_.resize(n, 0);
   size_ = n;
@@ -278,7 +294,7 @@ void ContactStore::swap(std::size_t a, std::size_t b) {
   std::swap(id2_[a], id2_[b]);
   std::swap(type_[a], type_[b]);
   std::swap(real_[a], real_[b]);
-  std::swap(cellDist_[a], cellDist_[b]);
+  if (!cellDist_.empty()) std::swap(cellDist_[a], cellDist_[b]);
   std::swap(runGap_[a], runGap_[b]);
   std::swap(inAdj_[a], inAdj_[b]);
 }
@@ -436,7 +452,7 @@ void ContactStore::assertInvariants(const Particles& p) const {
     }
     DEM_ASSERT(realEnd() <= activeEnd() && activeEnd() <= size_, "marks: realEnd <= activeEnd <= size");
     DEM_ASSERT(id1_.size() == size_ && id2_.size() == size_ && type_.size() == size_ && real_.size() == size_ &&
-                   cellDist_.size() == size_,
+                   (cellDist_.empty() || cellDist_.size() == size_),
                "every per-contact array holds size() entries");
     DEM_ASSERT(data_.size() == col::count * stride_ && stride_ >= limit_ && stride_ % kColumnPad == 0,
                "columns padded");
@@ -570,7 +586,7 @@ void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
   apply(id2_);
   apply(type_);
   apply(real_);
-  apply(cellDist_);
+  if (!cellDist_.empty()) apply(cellDist_);
   apply(runGap_);
   apply(inAdj_);
   for (std::size_t m = 0; m < order.size(); ++m)

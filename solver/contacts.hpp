@@ -27,6 +27,7 @@
 #include "particles.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -85,6 +86,12 @@ bool holdsDefaults(const Contact& c);
 // parameter's value.
 inline constexpr double kUnmixed = std::numeric_limits<double>::quiet_NaN();
 inline bool unmixed(const LawValues& v) { return std::isnan(v[0]); }
+
+// A contact's cellDist as stored: whole cells along each axis of the periodic cell, within
+// +-kMaxCellOffset (a sheared cell that does not flip reaches that only after 32767 strains), in
+// 6 bytes instead of 12.
+using CellOffset = std::array<std::int16_t, 3>;
+inline constexpr int kMaxCellOffset = std::numeric_limits<std::int16_t>::max();
 
 inline std::uint64_t pairKey(std::uint32_t a, std::uint32_t b) {
   const std::uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
@@ -228,9 +235,14 @@ class ContactStore {
   std::uint32_t id2(std::size_t k) const { return id2_[k]; }
   ContactType type(std::size_t k) const { return type_[k]; }
   bool real(std::size_t k) const { return real_[k] != 0; }
-  const Eigen::Vector3i& cellDist(std::size_t k) const { return cellDist_[k]; }
-  ContactPair pair(std::size_t k) const { return {id1_[k], id2_[k], type_[k], cellDist_[k]}; }
-  void setCellDist(std::size_t k, const Eigen::Vector3i& d) { cellDist_[k] = d; }
+  Eigen::Vector3i cellDist(std::size_t k) const {
+    if (cellDist_.empty()) return Eigen::Vector3i::Zero();
+    const CellOffset& d = cellDist_[k];
+    return {d[0], d[1], d[2]};
+  }
+  ContactPair pair(std::size_t k) const { return {id1_[k], id2_[k], type_[k], cellDist(k)}; }
+  // Throws std::range_error for an offset beyond kMaxCellOffset cells.
+  void setCellDist(std::size_t k, const Eigen::Vector3i& d);
   Vec3 vec(std::size_t c, std::size_t k) const { return {at(c, k), at(c + 1, k), at(c + 2, k)}; }
 
   // Contact k separated: its frame, normal and point (left as they were at its last real step) back
@@ -298,13 +310,12 @@ class ContactStore {
   // k0 + j at batch(k0) + c * stride() + j (j < kLanes); k0 < columnEnd().
   double* batch(std::size_t k0) { return data_.data() + k0; }
   std::size_t stride() const { return stride_; }
-  // The ids, types, `real` flags and cell distances.
+  // The ids, types and `real` flags.
   const std::uint32_t* id1Data() const { return id1_.data(); }
   const std::uint32_t* id2Data() const { return id2_.data(); }
   const ContactType* typeData() const { return type_.data(); }
   std::uint8_t* realData() { return real_.data(); }
   const std::uint8_t* realData() const { return real_.data(); }
-  const Eigen::Vector3i* cellDistData() const { return cellDist_.data(); }
 
   // Iteration over all contacts as values: for (const Contact& c : store.records()).
   class Records {
@@ -509,7 +520,8 @@ class ContactStore {
   std::vector<std::uint32_t> id1_, id2_;
   std::vector<ContactType> type_;
   std::vector<std::uint8_t> real_;
-  std::vector<Eigen::Vector3i> cellDist_;
+  // Each contact's cellDist, none while every one is zero (an aperiodic scene: no memory).
+  std::vector<CellOffset> cellDist_;
   PairIndex index_;
   std::vector<std::uint32_t> adjOffset_, adjCount_, adjEntry_;
   std::vector<std::uint8_t> inAdj_;  // contact k is listed in the adjacency (moved with each contact)

@@ -50,7 +50,7 @@ double meshLoadPower(const Particles& p, const ContactStore& contacts, double t,
   contacts.forEachRealInUserOrder(p, [&](std::size_t k) {
     if (contacts.type(k) != ContactType::SphereFacet) return;
     const MeshMotion& mo = p.meshes[p.facets[p.shapeIndex[contacts.id2(k)]].mesh].motion;
-    const Eigen::Vector3i& cell = contacts.cellDist(k);
+    const Eigen::Vector3i cell = contacts.cellDist(k);
     const Vec3 centre = rotationCentre(mo, t) + imageOffset(cell, shift ? &shift->H : nullptr);
     const Vec3 vel = shift && !cell.isZero() ? Vec3(mo.vel + shift->vel * cell.cast<double>()) : mo.vel;
     power += -contacts.vec(col::fx, k).dot(vel + mo.angVel.cross(contacts.vec(col::px, k) - centre));

@@ -19,6 +19,8 @@
 #include <cstring>
 #include <map>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 using namespace dem;
@@ -84,6 +86,40 @@ BOOST_AUTO_TEST_CASE(pair_index_matches_a_map) {
 // The columns' memory (ColumnBuffer): grown and shrunk in place, every kept entry keeps its value
 // (across several pages, so that mremap moves or extends the mapping), copies are independent,
 // a moved-from buffer is empty, and size 0 releases it. Reference: the values written.
+// Cell offsets (cellDist) are kept in 16 bits per axis: every value within +-kMaxCellOffset comes
+// back as set, through swaps, removals and a sort, whether the store held offsets before or not; one
+// beyond is an error naming the bodies, and leaves the contact as it was.
+BOOST_AUTO_TEST_CASE(cell_offsets_come_back_as_set) {
+  ContactStore store;
+  std::mt19937_64 rng(7);
+  std::map<std::uint64_t, Eigen::Vector3i> ref;
+  for (std::uint32_t a = 0; a < 60; ++a) {
+    Contact c;
+    c.id1 = a;
+    c.id2 = a + 100;
+    store.add(c);  // (zero offsets: nothing stored yet)
+    ref[pairKey(c.id1, c.id2)] = Eigen::Vector3i::Zero();
+  }
+  const auto offset = [&] { return static_cast<int>(rng() % (2 * kMaxCellOffset + 1)) - kMaxCellOffset; };
+  for (std::size_t k = 0; k < store.size(); k += 3) {
+    const Eigen::Vector3i d(offset(), offset(), k % 2 ? kMaxCellOffset : -kMaxCellOffset);
+    store.setCellDist(k, d);
+    ref[pairKey(store.id1(k), store.id2(k))] = d;
+  }
+  store.remove(5);
+  ref.erase(pairKey(5, 105));
+  store.partitionReal();  // (swaps and sorts)
+  std::size_t wrong = 0;
+  for (std::size_t k = 0; k < store.size(); ++k) wrong += store.cellDist(k) != ref.at(pairKey(store.id1(k), store.id2(k)));
+  BOOST_TEST(wrong == 0u);
+  BOOST_TEST(store.size() == ref.size());
+
+  const Eigen::Vector3i before = store.cellDist(0);
+  BOOST_CHECK_EXCEPTION(store.setCellDist(0, Eigen::Vector3i(0, kMaxCellOffset + 1, 0)), std::range_error,
+                        [](const std::range_error& e) { return std::string(e.what()).find("bodies") != std::string::npos; });
+  BOOST_TEST(store.cellDist(0) == before);
+}
+
 BOOST_AUTO_TEST_CASE(column_buffer_keeps_values_across_resizes) {
   ColumnBuffer b;
   BOOST_TEST(b.size() == 0u);
