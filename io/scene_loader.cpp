@@ -51,7 +51,11 @@ class Loader {
     if (root.has("materials")) materials(root["materials"]);
     if (root.has("walls")) forEach(root["walls"], [&](const JsonNode& n) { wall(n); });
     if (root.has("meshes")) forEach(root["meshes"], [&](const JsonNode& n) { mesh(n); });
-    if (root.has("particles")) forEach(root["particles"], [&](const JsonNode& n) { particle(n); });
+    if (root.has("particles")) {
+      const JsonNode list = root["particles"];
+      s_.particles.reserve(s_.particles.size() + std::min<std::size_t>(list.arraySize(), opt_.maxParticles));
+      forEach(list, [&](const JsonNode& n) { particle(n); });
+    }
     if (root.has("generators")) forEach(root["generators"], [&](const JsonNode& n) { generator(n); });
     if (root.has("bodies")) forEach(root["bodies"], [&](const JsonNode& n) { body(n); });
     if (root.has("clumps")) forEach(root["clumps"], [&](const JsonNode& n) { clump(n); });

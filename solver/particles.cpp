@@ -67,6 +67,12 @@ ParticleSpec sphereSpec(const Vec3& pos, double radius, double density) {
   return s;
 }
 
+void Particles::reserve(std::size_t n) {
+  const auto room = [n](auto&... v) { (v.reserve(n), ...); };
+  room(pos, vel, angVel, angMom, force, torque, ori, mass, radius, inertia, material, blocked, velMidstep, shape,
+       shapeIndex, clump, isClump, userId, slotOf);
+}
+
 std::size_t Particles::add(const ParticleSpec& spec) {
   const std::size_t id = size();
   requirePositive(id, "radius", spec.radius);

@@ -137,6 +137,10 @@ struct Particles {
   // returns the new particle's id.
   std::size_t add(const ParticleSpec& spec);
 
+  // Room for n bodies in every per-body array (a loader that knows the count: no growth by
+  // copies, whose freed buffers would stay in the process's memory).
+  void reserve(std::size_t n);
+
   // Appends a fixed infinite wall through `point` with the given normal (normalised here; throws
   // std::invalid_argument for a zero or non-finite normal or point); returns the particle id.
   std::size_t addWall(const Vec3& point, const Vec3& normal, std::uint32_t material);
