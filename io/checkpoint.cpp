@@ -641,11 +641,6 @@ OutputState readOutputs(Reader& r) {
 
 }  // namespace
 
-std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t h) {
-  for (const char c : bytes) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  return h;
-}
-
 const OutputRecord* OutputState::find(const std::string& file) const {
   for (const OutputRecord& f : files)
     if (f.file == file) return &f;

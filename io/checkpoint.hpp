@@ -44,6 +44,7 @@
 // against the bytes left, and every index (material, wall, clump, contact ids) against its range,
 // and throws CheckpointError naming the file and the problem.
 
+#include "fnv1a.hpp"
 #include "solver/scene.hpp"
 
 #include <optional>
@@ -60,10 +61,6 @@ class CheckpointError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-
-// FNV-1a 64-bit hash of `bytes`, continued from `h` (the hash of the bytes before them).
-inline constexpr std::uint64_t kFnvBasis = 1469598103934665603ull;
-std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t h = kFnvBasis);
 
 // One output file as it was at a checkpoint's step.
 struct OutputRecord {
