@@ -53,7 +53,7 @@ class Writer {
     size(a.size());
     for (const T& v : a) pod(v);
   }
-  void vecArray(const std::vector<Vec3>& a) {
+  void vecArray(std::span<const Vec3> a) {
     size(a.size());
     for (const Vec3& v : a) vec(v);
   }
@@ -411,7 +411,7 @@ void readClumps(Reader& r, Clumps& clumps, const Particles& p) {
 
 void writeCollider(Writer& w, const Collider& col) {
   w.pod(col.verletDist);
-  const Collider::State s = col.state();
+  const Collider::StateView s = col.view();
   w.pod(static_cast<std::uint8_t>(s.initialised));
   w.pod(s.dL);
   w.pod(s.runs);
@@ -553,7 +553,7 @@ void readCell(Reader& r, Scene& s) {
 
 void writePeriodicCollider(Writer& w, const PeriodicCollider& col) {
   w.pod(col.verletDist);
-  const PeriodicCollider::State s = col.state();
+  const PeriodicCollider::StateView s = col.view();
   w.pod(static_cast<std::uint8_t>(s.initialised));
   w.size(s.s.size());  // bodies
   w.pod(s.dL);
