@@ -13,28 +13,35 @@ namespace {
 [[noreturn]] void fail(const std::string& path, const char* what) {
   throw std::runtime_error(path + ": " + what + ": " + std::strerror(errno));
 }
+
+void renameOver(const std::string& from, const std::string& to) {
+  if (std::rename(from.c_str(), to.c_str()) != 0) fail(to, "rename failed");
+}
 }  // namespace
 
 void writeFileAtomically(const std::string& path, std::string_view bytes) {
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail(tmp, "cannot create");
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t k = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (k < 0) {
-      if (errno == EINTR) continue;
-      ::close(fd);
-      fail(tmp, "write failed");
-    }
-    done += static_cast<std::size_t>(k);
-  }
+  writeFileAtomically(path, [bytes](BufferedFile& file) { file.write(bytes); });
+}
+
+void writeFileAtomically(const std::string& path, const std::function<void(BufferedFile&)>& write) {
+  BufferedFile file(path + ".tmp");
+  write(file);
+  file.sync();
+  file.close();
+  renameOver(file.path(), path);
+}
+
+void syncAndRename(const std::string& from, const std::string& to) {
+  const int fd = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail(from, "cannot open");
   if (::fsync(fd) != 0) {
+    const int error = errno;
     ::close(fd);
-    fail(tmp, "fsync failed");
+    errno = error;
+    fail(from, "fsync failed");
   }
-  if (::close(fd) != 0) fail(tmp, "close failed");
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) fail(path, "rename failed");
+  if (::close(fd) != 0) fail(from, "close failed");
+  renameOver(from, to);
 }
 
 }  // namespace dem::io

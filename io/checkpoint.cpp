@@ -1,13 +1,15 @@
 #include "checkpoint.hpp"
 
 #include "atomic_file.hpp"
+#include "buffered_file.hpp"
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <numeric>
-#include <sstream>
+#include <span>
 #include <type_traits>
 
 namespace dem::io {
@@ -18,15 +20,18 @@ constexpr char kMagic[8] = {'D', 'E', 'M', 'C', 'K', 'P', 'T', '\0'};
 
 std::uint64_t fnv1a(const char* data, std::size_t n) { return fnv1a64(std::string_view(data, n)); }
 
-// Appends to `out`, or with `counting` only counts the bytes it would append (checkpointBytes
-// sizes its buffer with a counting pass: a growing string would hold two copies at once).
+// Appends to `out`, or streams into `file` when set, or with `counting` only counts the bytes it
+// would append (checkpointBytes sizes its buffer with a counting pass: a growing string would hold
+// two copies at once).
 class Writer {
  public:
   std::string out;
+  BufferedFile* file = nullptr;
   bool counting = false;
   std::size_t counted = 0;
   void bytes(const char* data, std::size_t n) {
     if (counting) counted += n;
+    else if (file) file->write(data, n);
     else out.append(data, n);
   }
   template <class T>
@@ -53,7 +58,7 @@ class Writer {
     size(a.size());
     for (const T& v : a) pod(v);
   }
-  void vecArray(const std::vector<Vec3>& a) {
+  void vecArray(std::span<const Vec3> a) {
     size(a.size());
     for (const Vec3& v : a) vec(v);
   }
@@ -415,7 +420,7 @@ void readClumps(Reader& r, Clumps& clumps, const Particles& p) {
 
 void writeCollider(Writer& w, const Collider& col) {
   w.pod(col.verletDist);
-  const Collider::State s = col.state();
+  const Collider::StateView s = col.view();
   w.pod(static_cast<std::uint8_t>(s.initialised));
   w.pod(s.dL);
   w.pod(s.runs);
@@ -557,7 +562,7 @@ void readCell(Reader& r, Scene& s) {
 
 void writePeriodicCollider(Writer& w, const PeriodicCollider& col) {
   w.pod(col.verletDist);
-  const PeriodicCollider::State s = col.state();
+  const PeriodicCollider::StateView s = col.view();
   w.pod(static_cast<std::uint8_t>(s.initialised));
   w.size(s.s.size());  // bodies
   w.pod(s.dL);
@@ -645,11 +650,6 @@ OutputState readOutputs(Reader& r) {
 
 }  // namespace
 
-std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t h) {
-  for (const char c : bytes) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  return h;
-}
-
 const OutputRecord* OutputState::find(const std::string& file) const {
   for (const OutputRecord& f : files)
     if (f.file == file) return &f;
@@ -670,7 +670,7 @@ void sealCheckpoint(std::string& bytes) {
 
 namespace {
 
-void writeCheckpoint(Writer& w, const Scene& s, const OutputState& outputs) {
+void writeState(Writer& w, const Scene& s, const OutputState& outputs) {
   w.bytes(kMagic, sizeof kMagic);
   w.pod(kCheckpointVersion);
   w.pod(s.time);
@@ -702,13 +702,13 @@ void writeCheckpoint(Writer& w, const Scene& s, const OutputState& outputs) {
 void checkpointBytes(const Scene& s, const OutputState& outputs, std::string& bytes) {
   Writer w;
   w.counting = true;  // the size first: the buffer is allocated once, at its final size (+ the seal)
-  writeCheckpoint(w, s, outputs);
+  writeState(w, s, outputs);
   w.out = std::move(bytes);
   w.out.clear();                                                    // (the capacity stays)
   if (w.out.capacity() < w.counted + 8) std::string().swap(w.out);  // (not the old buffer and a new one at once)
   w.out.reserve(w.counted + 8);
   w.counting = false;
-  writeCheckpoint(w, s, outputs);
+  writeState(w, s, outputs);
   bytes = std::move(w.out);
 }
 
@@ -783,16 +783,37 @@ Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name
   return s;
 }
 
+namespace {
+// The stream's bytes, in a string reserved at the file's size (a regular file: no second copy of a
+// checkpoint's size while it grows). A read error ends the bytes (the checksum then refuses them).
+std::string readAll(std::ifstream& in, const std::string& path) {
+  std::string bytes;
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec) bytes.reserve(static_cast<std::size_t>(size));
+  std::vector<char> chunk(std::size_t{1} << 16);
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0)
+    bytes.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  return bytes;
+}
+}  // namespace
+
+void streamCheckpoint(const Scene& scene, const OutputState& outputs, BufferedFile& file) {
+  Writer w;
+  w.file = &file;
+  writeState(w, scene, outputs);
+  const std::uint64_t sum = file.hash();  // (sealCheckpoint's seal: the hash of every byte before it)
+  file.write(reinterpret_cast<const char*>(&sum), sizeof sum);
+}
+
 void saveCheckpoint(const Scene& scene, const std::string& path, const OutputState& outputs) {
-  writeFileAtomically(path, checkpointBytes(scene, outputs));
+  writeFileAtomically(path, [&](BufferedFile& file) { streamCheckpoint(scene, outputs, file); });
 }
 
 Scene loadCheckpoint(const std::string& path, CheckpointInfo* info) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw CheckpointError(path + ": cannot open the file for reading");
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return sceneFromCheckpointBytes(buf.str(), path, info);
+  return sceneFromCheckpointBytes(readAll(in, path), path, info);
 }
 
 }  // namespace dem::io

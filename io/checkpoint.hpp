@@ -26,7 +26,7 @@
 // Since version 9 the form byte is a set of flags, each leaving a field out: the law parameters
 // when they are the mixing rule's for the contact's bodies and materials (recomputed when read, the
 // same bits), `dissipated` when +0.0, and cellDist as three bytes when each component fits: a
-// potential contact takes 14 bytes where it took 71 (the last good state dem-run keeps in memory).
+// potential contact takes 14 bytes where it took 71 (the last good state dem-run keeps).
 // Since version 10 the ledger's boundary work and its pending half (after the shear-spring term;
 // older files: 0, as their ledgers did not book it).
 // Since version 11 the user id of the body in each slot (Particles::userId, after the clump arrays):
@@ -40,10 +40,13 @@
 // timestep; none with output state) are still read.
 // Not saved: Scene::externalForces (code, not data), and transient scratch.
 //
-// Saving is atomic (io/atomic_file.hpp). Loading checks the magic, version, checksum, every count
-// against the bytes left, and every index (material, wall, clump, contact ids) against its range,
-// and throws CheckpointError naming the file and the problem.
+// Saving is atomic (io/atomic_file.hpp) and streamed: the bytes go to the file through a 1 MiB
+// buffer with the checksum computed as they pass (io/buffered_file.hpp), never whole in memory.
+// Loading checks the magic, version, checksum, every count against the bytes left, and every index
+// (material, wall, clump, contact ids) against its range, and throws CheckpointError naming the
+// file and the problem.
 
+#include "fnv1a.hpp"
 #include "solver/scene.hpp"
 
 #include <optional>
@@ -60,10 +63,6 @@ class CheckpointError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-
-// FNV-1a 64-bit hash of `bytes`, continued from `h` (the hash of the bytes before them).
-inline constexpr std::uint64_t kFnvBasis = 1469598103934665603ull;
-std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t h = kFnvBasis);
 
 // One output file as it was at a checkpoint's step.
 struct OutputRecord {
@@ -98,6 +97,11 @@ void checkpointBytes(const Scene& scene, const OutputState& outputs, std::string
 void sealCheckpoint(std::string& bytes);
 Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name, CheckpointInfo* info = nullptr);
 
+class BufferedFile;
+// The bytes of checkpointBytes(scene, outputs), seal included, written into `file` as they are
+// produced (no copy of the checkpoint in memory); the caller closes the file.
+void streamCheckpoint(const Scene& scene, const OutputState& outputs, BufferedFile& file);
+// Streams the checkpoint into PATH.tmp, syncs it and renames it over PATH (io/atomic_file.hpp).
 void saveCheckpoint(const Scene& scene, const std::string& path, const OutputState& outputs = {});
 Scene loadCheckpoint(const std::string& path, CheckpointInfo* info = nullptr);
 

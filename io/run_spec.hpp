@@ -39,6 +39,9 @@ struct VtkSpec {
 
 // The state before a runaway (io/runner.hpp, RunOptions::lastGoodFile).
 inline constexpr const char* kLastGoodFile = "last-good.ckpt";
+// The hidden file that holds the last good state while the run goes on (io/last_good_state.hpp):
+// ".last-good.ckpt.pending", renamed to the last-good file when the run fails, removed when it ends.
+inline std::string pendingLastGoodFile(const std::string& lastGoodFile) { return "." + lastGoodFile + ".pending"; }
 
 // Output file names are checked at scene load: no two outputs may share a file (nor a file and
 // another's temporary NAME.tmp, nor a file and a name of the VTK series PREFIX..._NNNNNNNNN.vtu).

@@ -5,6 +5,7 @@
 #include "clump_report.hpp"
 #include "contacts_output.hpp"
 #include "csv_output.hpp"
+#include "last_good_state.hpp"
 #include "output_files.hpp"
 #include "progress_bar.hpp"
 #include "stop_condition.hpp"
@@ -180,23 +181,10 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
   StopSpec stop = spec.stop;  // a duration with dt from the estimate is a time criterion
   if (spec.duration) stop.time = stop.time ? std::min(*stop.time, *spec.duration) : *spec.duration;
   ProgressBar bar(first, last, scene.particles.size(), o.progress);
-  // The last good state as checkpoint bytes (compact: most contacts are potential ones that hold
-  // no history), not as a copy of the scene: a fraction of the memory. Sealed (checksum) when
-  // written.
-  struct GoodState {
-    std::string bytes;
-    std::uint64_t step = 0;
-    double time = 0.0;
-    const std::string& sealed() {
-      sealCheckpoint(bytes);
-      return bytes;
-    }
-  } good;
-  const auto keepGood = [&] {
-    good.step = scene.stepCount;
-    good.time = scene.time;
-    checkpointBytes(scene, outputState(), good.bytes);  // (in place: one buffer)
-  };
+  // The last good state as a checkpoint in a hidden file of the output directory (or in memory
+  // when that cannot be written), not as a copy of the scene.
+  LastGoodState good(dir, options.lastGoodFile);
+  const auto keepGood = [&] { good.keep(scene, outputState()); };
   keepGood();
   // Saves the last good state after an error (best effort: the error may be the disk's or memory's)
   // and throws RunError naming the step, the time and the file.
@@ -205,8 +193,8 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     m.precision(9);
     m << (kind == RunError::Kind::Output ? "writing the outputs of step " : "at step ") << scene.stepCount
       << " (t = " << scene.time << " s): " << (kind == RunError::Kind::Memory ? "out of memory" : e.what()) << "; ";
-    out.lastGoodStep = good.step;
-    out.lastGoodPath = dir + options.lastGoodFile;
+    out.lastGoodStep = good.step();
+    out.lastGoodPath = good.path();
     try {
       if (csv) csv->sync();
       if (contactsCsv) contactsCsv->sync();
@@ -214,27 +202,27 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
       // (the CSV's own error; the state is saved all the same, and a restart checks the CSV against it)
     }
     try {
-      writeFileAtomically(out.lastGoodPath, good.sealed());
-      m << "the last good state (step " << good.step << ", t = " << good.time << " s) is in " << out.lastGoodPath;
+      good.save();
+      m << "the last good state (step " << good.step() << ", t = " << good.time() << " s) is in " << out.lastGoodPath;
     } catch (const std::exception& again) {
-      m << "the last good state (step " << good.step << ") could not be saved: " << again.what();
+      m << "the last good state (step " << good.step() << ") could not be saved: " << again.what();
       out.lastGoodPath.clear();
     }
     bar.finish(scene.stepCount, scene.time);
     throw RunError(m.str(), kind);
   };
   while (scene.stepCount < last && !timeReached(scene, stop)) {
-    if (scene.stepCount % options.lastGoodInterval == 0 && scene.stepCount != good.step) keepGood();
+    if (scene.stepCount % options.lastGoodInterval == 0 && scene.stepCount != good.step()) keepGood();
     try {
       scene.step();  // throws RunawayError (solver/runaway.hpp)
     } catch (const RunawayError& e) {
       out.runaway.emplace(e.what(), e.step, e.particle, scene.dt(), e.dtCritical);
-      out.lastGoodStep = good.step;
-      out.lastGoodPath = dir + options.lastGoodFile;
+      out.lastGoodStep = good.step();
+      out.lastGoodPath = good.path();
       if (csv) csv->sync();
       if (contactsCsv) contactsCsv->sync();
-      writeFileAtomically(out.lastGoodPath, good.sealed());
-      if (vtk) vtk->write(sceneFromCheckpointBytes(good.bytes, out.lastGoodPath));
+      good.save();
+      if (vtk) vtk->write(good.load());
       if (csv) csv->close();
       if (contactsCsv) contactsCsv->close();
       bar.finish(scene.stepCount, scene.time);

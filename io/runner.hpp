@@ -4,10 +4,14 @@
 //
 // Runaway: after each step the criteria of solver/runaway.hpp are checked (non-finite state;
 // energy growth in a closed system) from the integrator's report (Scene::integrationReport), and a
-// RunawayError thrown by Scene::step itself is caught the same way. The run keeps an in-memory copy
-// of the last state that passed the checks (taken every `lastGoodInterval` steps); on a runaway it
-// writes that copy as a checkpoint (lastGoodFile) and a VTK snapshot, and reports the step, the
-// particle, dt and the estimated critical dt (Scene::criticalTimestep, solver/timestep.hpp).
+// RunawayError thrown by Scene::step itself is caught the same way. The run keeps the last state
+// that passed the checks (taken every `lastGoodInterval` steps) as a checkpoint in the hidden file
+// ".last-good.ckpt.pending" of the output directory (pendingLastGoodFile(lastGoodFile), written
+// without fsync; in memory when it cannot be written: io/last_good_state.hpp); on a runaway that
+// file is synced and renamed to lastGoodFile, a VTK snapshot of it is written, and the report
+// names the step, the particle, dt and the estimated critical dt (Scene::criticalTimestep,
+// solver/timestep.hpp). The pending file is removed when the run ends otherwise (finished, a stop
+// condition, a stop request, an exception that saves nothing).
 //
 // Other errors after the start (the solver's, e.g. a body's box spanning half the periodic cell; an
 // output's write; memory) save that last good state the same way and throw RunError naming the step,
@@ -45,7 +49,7 @@ struct RunOptions {
   bool resumed = false;                     // a restart from a checkpoint
   std::optional<OutputState> resumeOutputs;  // the checkpoint's output state (absent: format 1-3)
   std::string checkpointName;               // the checkpoint resumed from (for messages)
-  std::uint64_t lastGoodInterval = 500;  // steps between in-memory copies of the state
+  std::uint64_t lastGoodInterval = 500;     // steps between copies of the state (the pending file)
   std::string lastGoodFile = kLastGoodFile;
   const std::atomic<int>* stop = nullptr;  // non-zero: stop cleanly after the current step
 };

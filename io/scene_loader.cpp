@@ -805,6 +805,7 @@ class Loader {
       names.push_back({o.checkpointFile, false, true, "outputs.checkpoint.file", given("checkpoint", "file"),
                        "the periodic checkpoint"});
     names.push_back({kLastGoodFile, false, true, "", std::nullopt, "the state before a runaway"});
+    names.push_back({pendingLastGoodFile(kLastGoodFile), false, false, "", std::nullopt, "the kept last good state"});
     if (!s_.clumps.list.empty()) names.push_back({kClumpTableFile, false, true, "", std::nullopt, "the clump table"});
     const auto describeName = [](const OutputName& x) {
       return x.what + (x.series ? " " + x.name + "_NNNNNNNNN.vtu" : " \"" + x.name + "\"");

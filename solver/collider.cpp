@@ -75,16 +75,30 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> bruteForcePairs(const Parti
   return pairs;
 }
 
+Collider::StateView Collider::view() const {
+  StateView v;
+  for (int w = 0; w < 3; ++w) v.lists[w] = lists_[w];
+  v.lo = lo_;
+  v.hi = hi_;
+  v.refPos = refPos_;
+  v.refVertices = refVertices_;
+  v.dL = dL_;
+  v.runs = runs_;
+  v.initialised = initialised_;
+  return v;
+}
+
 Collider::State Collider::state() const {
+  const StateView v = view();
   State s;
-  for (int w = 0; w < 3; ++w) s.lists[w] = lists_[w];
-  s.lo = lo_;
-  s.hi = hi_;
-  s.refPos = refPos_;
-  s.refVertices = refVertices_;
-  s.dL = dL_;
-  s.runs = runs_;
-  s.initialised = initialised_;
+  for (int w = 0; w < 3; ++w) s.lists[w].assign(v.lists[w].begin(), v.lists[w].end());
+  s.lo.assign(v.lo.begin(), v.lo.end());
+  s.hi.assign(v.hi.begin(), v.hi.end());
+  s.refPos.assign(v.refPos.begin(), v.refPos.end());
+  s.refVertices.assign(v.refVertices.begin(), v.refVertices.end());
+  s.dL = v.dL;
+  s.runs = v.runs;
+  s.initialised = v.initialised;
   return s;
 }
 

@@ -38,6 +38,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -101,6 +102,16 @@ class Collider {
     bool initialised = false;
   };
   State state() const;
+  // The same state without copying it (a checkpoint is written from it): views of the collider's
+  // arrays, valid while the collider is not changed.
+  struct StateView {
+    std::span<const Bound> lists[3];
+    std::span<const Vec3> lo, hi, refPos, refVertices;
+    double dL = 0.0;
+    std::uint64_t runs = 0;
+    bool initialised = false;
+  };
+  StateView view() const;
   // The bodies moved to other slots (Particles::permute with newSlot): the lists and boxes follow.
   void renumber(const std::vector<std::uint32_t>& newSlot);
   // Throws std::invalid_argument unless the state is consistent with nParticles bodies (list sizes,

@@ -335,20 +335,38 @@ bool PeriodicCollider::update(const Particles& p, const Cell& cell, const std::v
   return true;
 }
 
+PeriodicCollider::StateView PeriodicCollider::view() const {
+  StateView v;
+  for (int w = 0; w < 3; ++w) {
+    v.lists[w] = lists_[w].v;
+    v.lo[w] = lists_[w].lo;
+  }
+  v.s = s_;
+  v.half = half_;
+  v.dL = dL_;
+  v.runs = runs_;
+  v.fullRuns = fullRuns_;
+  v.initialised = initialised_;
+  v.hRun = hRun_;
+  v.hRunValid = hRunValid_;
+  return v;
+}
+
 PeriodicCollider::State PeriodicCollider::state() const {
+  const StateView v = view();
   State st;
   for (int w = 0; w < 3; ++w) {
-    st.lists[w] = lists_[w].v;
-    st.lo[w] = lists_[w].lo;
+    st.lists[w].assign(v.lists[w].begin(), v.lists[w].end());
+    st.lo[w] = v.lo[w];
   }
-  st.s = s_;
-  st.half = half_;
-  st.dL = dL_;
-  st.runs = runs_;
-  st.fullRuns = fullRuns_;
-  st.initialised = initialised_;
-  st.hRun = hRun_;
-  st.hRunValid = hRunValid_;
+  st.s.assign(v.s.begin(), v.s.end());
+  st.half.assign(v.half.begin(), v.half.end());
+  st.dL = v.dL;
+  st.runs = v.runs;
+  st.fullRuns = v.fullRuns;
+  st.initialised = v.initialised;
+  st.hRun = v.hRun;
+  st.hRunValid = v.hRunValid;
   return st;
 }
 

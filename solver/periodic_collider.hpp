@@ -101,6 +101,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -179,6 +180,19 @@ class PeriodicCollider {
     bool hRunValid = false;
   };
   State state() const;
+  // The same state without copying it (a checkpoint is written from it): views of the collider's
+  // arrays, valid while the collider is not changed.
+  struct StateView {
+    std::span<const Bound> lists[3];
+    std::size_t lo[3] = {0, 0, 0};
+    std::span<const Vec3> s, half;
+    double dL = 0.0;
+    std::uint64_t runs = 0, fullRuns = 0;
+    bool initialised = false;
+    Mat3 hRun = Mat3::Zero();
+    bool hRunValid = false;
+  };
+  StateView view() const;
   // The bodies moved to other slots (Particles::permute with newSlot): the lists and boxes follow.
   void renumber(const std::vector<std::uint32_t>& newSlot);
   // Throws std::invalid_argument unless the state is consistent with nParticles bodies (list sizes,
