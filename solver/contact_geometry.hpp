@@ -194,8 +194,9 @@ inline Vec3 secondVelocity(const Particles& p, std::uint32_t id2, const Eigen::V
 // The point of body 2 that a contact of type `type` sees: its reference point (shifted to the
 // periodic image), or for a facet the point of the facet's image (facet + H k) closest to body 1's
 // centre (closestPointOnFacetImage). A wall's image is its plane through x_wall + H k.
-inline Vec3 secondPoint(const Particles& p, ContactType type, std::uint32_t i1, std::uint32_t i2,
-                        const Eigen::Vector3i& k, const Mat3* H) {
+// (always inlined: the contact loop's tests of the contacts that are not real call it for each)
+[[gnu::always_inline]] inline Vec3 secondPoint(const Particles& p, ContactType type, std::uint32_t i1, std::uint32_t i2,
+                                               const Eigen::Vector3i& k, const Mat3* H) {
   if (type == ContactType::SphereFacet)
     return closestPointOnFacetImage(p.facets[p.shapeIndex[i2]], p.pos[i1], imageOffset(k, H));
   return secondPosition(p, i2, k, H);
@@ -220,7 +221,7 @@ inline PairInput<double> pairInput(const Particles& p, ContactType type, std::ui
 inline PairGeometry<double> contactGeometry(const PairInput<double>& s, ContactType type) {
   return shapePairGeometry(s, static_cast<double>(type));
 }
-inline bool mayTouch(const PairInput<double>& s, ContactType type) {
+[[gnu::always_inline]] inline bool mayTouch(const PairInput<double>& s, ContactType type) {
   return withShapePair(type, [&](auto pair) { return decltype(pair)::mayTouch(s); });
 }
 

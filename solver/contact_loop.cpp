@@ -348,14 +348,13 @@ BlockSums evaluateBlock(const Particles& p, ContactStore& cs, std::size_t nc, st
   return sums;
 }
 
-// ContactStore::gatherVisited with the loop's choice for each contact after the real ones: real, or
+// The loop's choice for each active contact after the real ones (visit[k - realEnd()]): real, or
 // its bodies may touch now (the shape pair's quick test, as stageLane asks it; a facet contact with
 // the triangle's closest point before the facet pass decides which count). A contact whose gap at
 // the collider's run exceeds twice the farthest any body has moved since is apart without a test
-// (ContactStore::recordRunGaps: its bodies are not read). Returns the end of the contacts to visit.
-template <class Law>
-std::size_t gatherVisited(const Particles& p, const std::vector<Material>& materials, ContactStore& cs,
-                          const PeriodicShift* shift, std::vector<std::uint8_t>& visit) {
+// (ContactStore::recordRunGaps: its bodies are not read).
+void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShift* shift,
+                   std::vector<std::uint8_t>& visit) {
   const std::size_t r = cs.realEnd(), a = cs.activeEnd();  // (realEnd() <= activeEnd())
   visit.resize(a - r);
   const std::uint32_t* id1 = cs.id1Data();
@@ -376,6 +375,13 @@ std::size_t gatherVisited(const Particles& p, const std::vector<Material>& mater
     }
     visit[static_cast<std::size_t>(q)] = v;
   }
+}
+
+// ContactStore::gatherVisited with that choice; returns the end of the contacts to visit.
+template <class Law>
+std::size_t gatherVisited(const Particles& p, const std::vector<Material>& materials, ContactStore& cs,
+                          const PeriodicShift* shift, std::vector<std::uint8_t>& visit) {
+  chooseVisited(p, cs, shift, visit);
   // (a contact first visited takes the law's parameters of its bodies: the mixing rule)
   return cs.gatherVisited(visit, [&](const ContactPair& c) {
     return Law::mix(pairMaterials(p, materials, c.id1, c.id2, c.type != ContactType::SphereSphere));

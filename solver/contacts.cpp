@@ -458,7 +458,7 @@ void ContactStore::assertInvariants(const Particles& p) const {
                "columns padded");
     DEM_ASSERT(limit_ <= size_, "the lean tier holds the contacts from columnEnd()");
     for (std::size_t k = 0; k < limit_; ++k)
-      DEM_ASSERT(!real_[k] || !std::isnan(data_[offset(col::param, k)]), "a real contact holds its law parameters");
+      DEM_ASSERT(!real_[k] || data_[offset(col::param, k)] != kUnmixed, "a real contact holds its law parameters");
     for (std::size_t k = limit_; k < std::min(stride_, padded(limit_) + kColumnPad); ++k)
       for (std::size_t c = 0; c < col::count; ++c)
         DEM_ASSERT(data_[offset(c, k)] == kDefault.v[c],

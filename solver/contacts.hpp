@@ -82,10 +82,11 @@ static_assert(alignof(Contact) == alignof(double));
 // for bit; `dissipated` +0.0): a contact the store may keep without columns.
 bool holdsDefaults(const Contact& c);
 
-// The law parameters of a contact that holds none (the lean tier: ContactStore): NaN, never a
-// parameter's value.
-inline constexpr double kUnmixed = std::numeric_limits<double>::quiet_NaN();
-inline bool unmixed(const LawValues& v) { return std::isnan(v[0]); }
+// The law parameters of a contact that holds none (the lean tier: ContactStore): zero, a default
+// Contact's, so that a lean contact reads back as a default Contact. A law's first parameter is a
+// stiffness, positive for any material with young > 0.
+inline constexpr double kUnmixed = 0.0;
+inline bool unmixed(const LawValues& v) { return v[0] == kUnmixed; }
 
 // A contact's cellDist as stored: whole cells along each axis of the periodic cell, within
 // +-kMaxCellOffset (a sheared cell that does not flip reaches that only after 32767 strains), in
@@ -286,7 +287,7 @@ class ContactStore {
     const std::size_t from = gathered_ ? realEnd() : 0;
     const std::size_t m = gatherVisitedColumns(visit);
     for (std::size_t k = from; k < m; ++k)
-      if (std::isnan(data_[offset(col::param, k)])) {
+      if (data_[offset(col::param, k)] == kUnmixed) {
         const LawValues v = mix(pair(k));
         for (std::size_t i = 0; i < kMaxLawParams; ++i) data_[offset(col::param + i, k)] = v[i];
       }
