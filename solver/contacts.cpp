@@ -163,24 +163,14 @@ void ContactStore::reserve(std::size_t n) {
   index_.reserve(n);
 }
 
-// The columns laid out `stride` entries apart (the entries past the old stride hold the default),
-// in the same buffer: grown first and each column moved up from the last, or each moved down from
-// the first and shrunk after (ColumnBuffer: no second copy of the columns at any time).
-void ContactStore::restride(std::size_t stride) {
-  const std::size_t kept = std::min(stride_, stride);
-  const auto place = [&](std::size_t c) {
-    double* base = data_.data();
-    std::memmove(base + c * stride, base + c * stride_, kept * sizeof(double));
-    std::fill(base + c * stride + kept, base + (c + 1) * stride, kDefault.v[c]);
-  };
-  if (stride > stride_) {
-    data_.resize(col::count * stride);
-    for (std::size_t c = col::count; c-- > 0;) place(c);
-  } else {
-    for (std::size_t c = 0; c < col::count; ++c) place(c);
-    data_.resize(col::count * stride);
-  }
-  stride_ = stride;
+// The tiles grow or shrink at their end (ColumnBuffer: in place where the system allows); the new
+// ones are filled with the defaults.
+void ContactStore::reallocate(std::size_t capacity) {
+  data_.resize(col::count * capacity);
+  for (std::size_t t = capacity_ / kColumnPad; t < capacity / kColumnPad; ++t)
+    for (std::size_t c = 0; c < col::count; ++c)
+      std::fill_n(data_.data() + offset(c, t * kColumnPad), kColumnPad, kDefault.v[c]);
+  capacity_ = capacity;
 }
 
 void ContactStore::resizeColumns(std::size_t n) {
@@ -203,7 +193,7 @@ void ContactStore::materialize(std::size_t m) {
   if (m <= limit_) return;
   const std::size_t need = padded(m);
   // Growth by a quarter, not std::vector's doubling: the columns are most of a scene's memory.
-  if (need > stride_) restride(padded(std::max(need, stride_ + stride_ / 4)));
+  if (need > capacity_) reallocate(padded(std::max(need, capacity_ + capacity_ / 4)));
   for (std::size_t k = limit_; k < m; ++k)
     for (std::size_t i = 0; i < kMaxLawParams; ++i) data_[offset(col::param + i, k)] = kUnmixed;
   limit_ = m;
@@ -218,7 +208,7 @@ void ContactStore::fitColumns(std::size_t m) {
   }
   limit_ = m;
   // (a buffer more than twice the size needed is given back)
-  if (stride_ > 2 * padded(m) + kColumnPad) restride(padded(m + m / 4));
+  if (capacity_ > 2 * padded(m) + kColumnPad) reallocate(padded(m + m / 4));
 }
 
 std::size_t ContactStore::gatherVisitedColumns(const std::vector<std::uint8_t>& visit) {
@@ -454,12 +444,12 @@ void ContactStore::assertInvariants(const Particles& p) const {
     DEM_ASSERT(id1_.size() == size_ && id2_.size() == size_ && type_.size() == size_ && real_.size() == size_ &&
                    (cellDist_.empty() || cellDist_.size() == size_),
                "every per-contact array holds size() entries");
-    DEM_ASSERT(data_.size() == col::count * stride_ && stride_ >= limit_ && stride_ % kColumnPad == 0,
+    DEM_ASSERT(data_.size() == col::count * capacity_ && capacity_ >= limit_ && capacity_ % kColumnPad == 0,
                "columns padded");
     DEM_ASSERT(limit_ <= size_, "the lean tier holds the contacts from columnEnd()");
     for (std::size_t k = 0; k < limit_; ++k)
       DEM_ASSERT(!real_[k] || data_[offset(col::param, k)] != kUnmixed, "a real contact holds its law parameters");
-    for (std::size_t k = limit_; k < std::min(stride_, padded(limit_) + kColumnPad); ++k)
+    for (std::size_t k = limit_; k < std::min(capacity_, padded(limit_) + kColumnPad); ++k)
       for (std::size_t c = 0; c < col::count; ++c)
         DEM_ASSERT(data_[offset(c, k)] == kDefault.v[c],
                    "the column entries from columnEnd() on hold a default Contact (the batches' idle lanes)");

@@ -8,8 +8,9 @@
 // no force and no history. One contact is read and written as a `Contact` value (get, set, add;
 // records() iterates over them); the contact loop reads and writes the columns of kLanes consecutive
 // contacts with one vector load or store each (ContactStore::batch). The columns of doubles lie in
-// one 64-byte aligned buffer, each `stride` entries long (a multiple of kColumnPad), so a batch
-// reads column c at c * stride from one pointer; entries past size() hold a default Contact.
+// one 64-byte aligned buffer in tiles of kColumnPad contacts (an array of structures of arrays): a
+// tile holds column c of its contacts at c * kColumnPad, so a batch reads one contiguous stretch
+// of memory; entries past size() hold a default Contact.
 //
 // Two tiers. Only the contacts before columnEnd() (at least every contact the contact loop visits
 // at this step: the real ones and those whose bodies may touch now) have their doubles in the
@@ -309,8 +310,8 @@ class ContactStore {
   const float* runGapData() const { return runGap_.data(); }
   // The batch of contacts from k0 (a multiple of kLanes) for the contact loop: column c of contact
   // k0 + j at batch(k0) + c * stride() + j (j < kLanes); k0 < columnEnd().
-  double* batch(std::size_t k0) { return data_.data() + k0; }
-  std::size_t stride() const { return stride_; }
+  double* batch(std::size_t k0) { return data_.data() + offset(0, k0); }
+  static constexpr std::size_t stride() { return kColumnPad; }
   // The ids, types and `real` flags.
   const std::uint32_t* id1Data() const { return id1_.data(); }
   const std::uint32_t* id2Data() const { return id2_.data(); }
@@ -494,16 +495,23 @@ class ContactStore {
   void assertInvariants(const Particles& p) const;
 
  private:
-  std::size_t offset(std::size_t c, std::size_t k) const { return c * stride_ + k; }
+  // Column c of contact k: the columns of kColumnPad consecutive contacts lie together (a tile of
+  // col::count x kColumnPad doubles), so that a batch reads and writes one stretch of memory, not
+  // col::count streams one column length apart.
+  static std::size_t offset(std::size_t c, std::size_t k) {
+    return (k / kColumnPad) * (col::count * kColumnPad) + c * kColumnPad + k % kColumnPad;
+  }
   static double defaultColumn(std::size_t c);
   std::size_t size_ = 0;
-  ColumnBuffer data_;       // the columns of doubles, each stride_ entries
-  std::size_t stride_ = 0;  // room for this many contacts (a multiple of kColumnPad)
+  ColumnBuffer data_;         // the tiles of columns, room for capacity_ contacts
+  std::size_t capacity_ = 0;  // a multiple of kColumnPad
   // The contacts [0, limit_) have columns; [limit_, size_) are lean (every field its default, the
   // law parameters not stored). Column entries from limit_ on hold the defaults (the batches' idle
   // lanes read them).
   std::size_t limit_ = 0;
-  void restride(std::size_t stride);
+  // Room for `capacity` contacts (a multiple of kColumnPad); the entries past the old room hold the
+  // defaults.
+  void reallocate(std::size_t capacity);
   // Columns for the contacts before m (lean ones get the defaults, their law parameters kUnmixed).
   void materialize(std::size_t m);
   // Columns exactly for the contacts before m: those after m made lean (they hold no history: not
