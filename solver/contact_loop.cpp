@@ -221,6 +221,25 @@ template <class Component>
   }
 }
 
+// Contact-index order on several threads without a gather pass: thread t evaluates the t-th of
+// `threads` consecutive runs of blocks and adds each contact's force and torques to its bodies at
+// once where no contact of an earlier run touches the body (its bit in `before` clear); the rest
+// it defers, and they are added after all threads are done, thread by thread in contact order. So
+// every body adds its contacts in increasing contact index, as one thread does: the same bits.
+// (A contact of an earlier run that turns out not to touch only defers more; it changes no sum.)
+struct OrderedScatter {
+  const std::uint64_t* before;  // bit i: a contact of an earlier run touches body i
+  std::vector<DeferredLoad>* deferred;
+  [[gnu::always_inline]] void add(std::uint32_t body, const Vec3& f, const Vec3& t, Vec3* force, Vec3* torque) const {
+    if (!((before[body >> 6] >> (body & 63)) & 1u)) {
+      force[body] += f;
+      torque[body] += t;
+    } else {
+      deferred->push_back({body, f, t});
+    }
+  }
+};
+
 // Where the contact stage puts each evaluated contact's results (stage): added to the bodies at once
 // (force, torque: one thread in contact-index order), or copied to `loads` for the per-body gather;
 // with `blockSums` (contact-index order) the energies and the stress are summed per block in
@@ -228,6 +247,7 @@ template <class Component>
 struct LoadSink {
   Vec3* force = nullptr;
   Vec3* torque = nullptr;
+  OrderedScatter* ordered = nullptr;  // with force: several threads in contact-index order
   ContactLoad* loads = nullptr;
   Vec3* branch = nullptr;  // user-id order with a cell (the contact stress per body)
   bool blockSums = false;
@@ -288,7 +308,14 @@ inline void finishBatch(ContactStore& cs, std::size_t k0, std::size_t end, const
       if (sink.stress && now && cs.typeData()[k] == ContactType::SphereSphere)
         addContactStress(sums.stress, out.vec(outF, j), in.vec(inD, j));  // l = d = x2 + H k - x1 (staged)
     }
-    if (sink.force) {
+    if (sink.force && sink.ordered) {
+      // (f - F equals f + (-F) exactly: the bits of addToBodies)
+      if (now) {
+        const Vec3 force = out.vec(outF, j);
+        sink.ordered->add(cs.id1Data()[k], force, out.vec(outT1, j), sink.force, sink.torque);
+        sink.ordered->add(cs.id2Data()[k], -force, out.vec(outT2, j), sink.force, sink.torque);
+      }
+    } else if (sink.force) {
       const auto lane = [&](std::size_t c) __attribute__((always_inline)) { return out.f[c].v[j]; };
       if (now) addToBodies(cs.id1Data()[k], cs.id2Data()[k], lane, sink.force, sink.torque);
     } else {
@@ -459,6 +486,59 @@ ContactStageResult sumBodies(const Particles& p, const ContactScratch& scratch, 
   return r;
 }
 
+// The blocks of contacts in contact-index order on the threads of a parallel region, each thread a
+// run of consecutive blocks (OrderedScatter), the energies and the stress summed per block.
+template <class Law, bool Dashpots>
+void evaluateOrdered(Particles& p, ContactStore& cs, std::size_t nc, std::size_t nBlocks, double dt,
+                     const PeriodicShift* shift, const FacetContactScratch* facets, ContactScratch& scratch) {
+  scratch.blockSums.resize(nBlocks);
+  const std::size_t words = (p.size() + 63) / 64;
+  const std::uint32_t* id1 = cs.id1Data();
+  const std::uint32_t* id2 = cs.id2Data();
+#pragma omp parallel
+  {
+#ifdef _OPENMP
+    const auto threads = static_cast<std::size_t>(omp_get_num_threads());
+    const auto t = static_cast<std::size_t>(omp_get_thread_num());
+#else
+    const std::size_t threads = 1, t = 0;
+#endif
+#pragma omp single
+    {
+      scratch.touched.resize(threads);
+      scratch.touchedBefore.resize(threads);
+      scratch.deferred.resize(threads);
+    }  // (implicit barrier)
+    const std::size_t b0 = t * nBlocks / threads, b1 = (t + 1) * nBlocks / threads;
+    const std::size_t k0 = b0 * kEnergyBlock, k1 = std::min(nc, b1 * kEnergyBlock);
+    std::vector<std::uint64_t>& mine = scratch.touched[t];
+    mine.assign(words, 0);
+    for (std::size_t k = k0; k < k1; ++k)
+      for (const std::uint32_t i : {id1[k], id2[k]}) mine[i >> 6] |= std::uint64_t{1} << (i & 63);
+    scratch.touchedBefore[t].resize(words);
+    scratch.deferred[t].clear();
+#pragma omp barrier
+    // (the bodies' words dealt out: before[s] = touched[0] | ... | touched[s - 1])
+#pragma omp for schedule(static)
+    for (std::size_t w = 0; w < words; ++w) {
+      std::uint64_t acc = 0;
+      for (std::size_t s = 0; s < threads; ++s) {
+        scratch.touchedBefore[s][w] = acc;
+        acc |= scratch.touched[s][w];
+      }
+    }  // (implicit barrier)
+    OrderedScatter ordered{scratch.touchedBefore[t].data(), &scratch.deferred[t]};
+    const LoadSink sink{p.force.data(), p.torque.data(), &ordered, nullptr, nullptr, true, shift != nullptr};
+    for (std::size_t b = b0; b < b1; ++b)
+      scratch.blockSums[b] = evaluateBlock<Law, Dashpots>(p, cs, nc, b, dt, shift, facets, sink, scratch.changed[b]);
+  }
+  for (const std::vector<DeferredLoad>& d : scratch.deferred)
+    for (const DeferredLoad& x : d) {
+      p.force[x.body] += x.force;
+      p.torque[x.body] += x.torque;
+    }
+}
+
 template <class Law, bool Dashpots>
 ContactStageResult stage(Particles& p, const std::vector<Material>& materials, ContactStore& contacts, double dt,
                          ContactScratch& scratch,
@@ -481,11 +561,13 @@ ContactStageResult stage(Particles& p, const std::vector<Material>& materials, C
   const bool parallel = false;
 #endif
   ContactStageResult total;
-  if (!byUser && !parallel) {
+  if (!byUser && parallel) {
+    evaluateOrdered<Law, Dashpots>(p, contacts, nc, nBlocks, dt, shift, facetScratch, scratch);
+  } else if (!byUser) {
     // Contact-index order, one thread: each contact is added to its two bodies' forces and torques as
     // soon as it is evaluated, and its energies to the block's sums (the gather below adds them in
     // the same order: the same bits).
-    const LoadSink sink{p.force.data(), p.torque.data(), nullptr, nullptr, true, shift != nullptr};
+    const LoadSink sink{p.force.data(), p.torque.data(), nullptr, nullptr, nullptr, true, shift != nullptr};
     scratch.blockSums.resize(nBlocks);
     for (std::size_t b = 0; b < nBlocks; ++b)
       scratch.blockSums[b] =
@@ -499,7 +581,7 @@ ContactStageResult stage(Particles& p, const std::vector<Material>& materials, C
       scratch.branch.resize(nc + 1);
       scratch.branch[nc] = Vec3::Zero();
     }
-    const LoadSink sink{nullptr, nullptr, scratch.loads.data(), stress ? scratch.branch.data() : nullptr, !byUser,
+    const LoadSink sink{nullptr, nullptr, nullptr, scratch.loads.data(), stress ? scratch.branch.data() : nullptr, !byUser,
                         shift != nullptr && !byUser};
     scratch.blockSums.resize(nBlocks);
     // Blocks dealt round-robin: the real contacts, which cost the most, lie in front (partitionReal).

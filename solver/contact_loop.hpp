@@ -57,6 +57,12 @@ struct ContactLoad {
   ContactEnergies energies;
 };
 
+// A contact's force and torque on one of its bodies, added after the threads before it are done.
+struct DeferredLoad {
+  std::uint32_t body;
+  Vec3 force, torque;
+};
+
 struct ContactScratch {
   std::vector<ContactStageResult> blocks;           // fixed-size block sums (deterministic reduction)
   std::vector<BlockSums> blockSums;                 // contact-index order: per block of contacts
@@ -67,6 +73,11 @@ struct ContactScratch {
   std::vector<std::vector<std::uint32_t>> changed;  // per block: contacts that formed or separated
   FacetContactScratch facets;                       // mesh walls (facet_contacts.hpp)
   std::vector<std::uint8_t> visit;                  // ContactStore::gatherVisited's flags
+  // Contact-index order on several threads (contact_loop.cpp, OrderedScatter): per thread a bit
+  // per body, set where its contacts touch the body, then where those of the threads before it do,
+  // and the additions it leaves to the end.
+  std::vector<std::vector<std::uint64_t>> touched, touchedBefore;
+  std::vector<std::vector<DeferredLoad>> deferred;
 };
 
 // The order of the contact stage's sums. ContactIndex: a body adds its contacts in increasing
