@@ -45,37 +45,6 @@ bool holdsDefaults(const Contact& c) {
 
 double ContactStore::defaultColumn(std::size_t c) { return kDefault.v[c]; }
 
-void PairIndex::rehash(std::size_t slots) {
-  std::vector<std::uint64_t> keys(slots, kEmpty);
-  std::vector<std::uint32_t> vals(slots, 0);
-  keys.swap(keys_);
-  vals.swap(vals_);
-  mask_ = slots - 1;
-  count_ = 0;
-  for (std::size_t k = 0; k < keys.size(); ++k)
-    if (keys[k] != kEmpty) put(keys[k], vals[k], false);
-}
-
-void PairIndex::erase(std::uint64_t key) {
-  if (keys_.empty()) return;
-  std::size_t i = home(key);
-  while (keys_[i] != key) {
-    if (keys_[i] == kEmpty) return;
-    i = (i + 1) & mask_;
-  }
-  // Backward shift: an entry after the hole moves into it unless the hole lies before its home slot.
-  for (std::size_t j = (i + 1) & mask_; keys_[j] != kEmpty; j = (j + 1) & mask_) {
-    const std::size_t h = home(keys_[j]);
-    if (((j - h) & mask_) >= ((j - i) & mask_)) {
-      keys_[i] = keys_[j];
-      vals_[i] = vals_[j];
-      i = j;
-    }
-  }
-  keys_[i] = kEmpty;
-  --count_;
-}
-
 void ContactStore::setCellDist(std::size_t k, const Eigen::Vector3i& d) {
   if (cellDist_.empty()) {
     if (d.isZero()) return;
@@ -160,7 +129,7 @@ void ContactStore::reserve(std::size_t n) {
   if (!cellDist_.empty()) cellDist_.reserve(n);
   runGap_.reserve(n);
   inAdj_.reserve(n);
-  index_.reserve(n);
+  index_.reserve(n, keyAt());
 }
 
 // The tiles grow or shrink at their end (ColumnBuffer: in place where the system allows); the new
@@ -237,22 +206,23 @@ std::size_t ContactStore::gatherVisitedColumns(const std::vector<std::uint8_t>& 
 }
 
 void ContactStore::add(const Contact& c) {
-  index_.insert(pairKey(c.id1, c.id2), static_cast<std::uint32_t>(size_));
   resizeColumns(size_ + 1);
   set(size_ - 1, c);
+  index_.insert(pairKey(c.id1, c.id2), static_cast<std::uint32_t>(size_ - 1), keyAt());  // (its ids in place)
   adjacencyValid_ = false;
   activeEnd_ = SIZE_MAX;
   gathered_ = descentsKnown_ = false;
 }
 
 void ContactStore::remove(std::size_t index) {
-  index_.erase(pairKey(id1_[index], id2_[index]));
+  index_.erase(key(index), keyAt());
   const std::size_t last = size_ - 1;
   if (index != last) {
+    const std::int64_t moved = index_.slot(key(last), keyAt());
     set(index, get(last));
     runGap_[index] = runGap_[last];
     inAdj_[index] = inAdj_[last];
-    place(index);
+    index_.setSlot(moved, static_cast<std::uint32_t>(index));
   }
   resizeColumns(last);
   adjacencyValid_ = false;
@@ -437,7 +407,7 @@ void ContactStore::assertInvariants(const Particles& p) const {
       else if (type_[k] == ContactType::SphereWall)
         DEM_ASSERT(!p.isBoundary(a) && p.isWall(b), "sphere-wall contact: id1 a sphere, id2 a wall");
       else DEM_ASSERT(!p.isBoundary(a) && p.isFacet(b), "sphere-facet contact: id1 a sphere, id2 a facet");
-      DEM_ASSERT(index_.find(pairKey(a, b)) == static_cast<std::int64_t>(k),
+      DEM_ASSERT(index_.find(pairKey(a, b), keyAt()) == static_cast<std::int64_t>(k),
                  "the pair map finds each contact at its index");
     }
     DEM_ASSERT(realEnd() <= activeEnd() && activeEnd() <= size_, "marks: realEnd <= activeEnd <= size");
@@ -562,6 +532,10 @@ void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
   bool moved = false;
   for (std::size_t m = 0; m < order.size(); ++m) moved = moved || order[m] != begin + m;
   if (!moved) return;
+  // (the pair map's slots of the contacts that move, found while their ids are in place)
+  std::vector<std::int64_t> slots(order.size(), PairIndex::kAbsent);
+  for (std::size_t m = 0; m < order.size(); ++m)
+    if (order[m] != begin + m) slots[m] = index_.slot(key(order[m]), keyAt());
   const auto apply = [&](auto& v) {
     const auto old = std::vector<typename std::decay_t<decltype(v)>::value_type>(
         v.begin() + static_cast<std::ptrdiff_t>(begin), v.begin() + static_cast<std::ptrdiff_t>(end));
@@ -580,7 +554,7 @@ void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
   apply(runGap_);
   apply(inAdj_);
   for (std::size_t m = 0; m < order.size(); ++m)
-    if (order[m] != begin + m) place(begin + m);
+    if (order[m] != begin + m) index_.setSlot(slots[m], static_cast<std::uint32_t>(begin + m));
   adjacencyValid_ = false;
 }
 
@@ -590,16 +564,13 @@ void ContactStore::renumberBodies(const std::vector<std::uint32_t>& newSlot) {
     id2_[k] = newSlot[id2_[k]];
   }
   index_ = PairIndex();  // (the old table freed before the new one is built: one at a time)
-  index_.reserve(size_);
-  for (std::size_t k = 0; k < size_; ++k) index_.insert(pairKey(id1_[k], id2_[k]), static_cast<std::uint32_t>(k));
+  index_.reserve(size_, keyAt());
+  for (std::size_t k = 0; k < size_; ++k) index_.insert(key(k), static_cast<std::uint32_t>(k), keyAt());
   adjacencyValid_ = false;
   gathered_ = descentsKnown_ = false;
   changed_.clear();
   sortByBodies(0, realEnd());
 }
 
-void ContactStore::place(std::size_t index) {
-  index_.assign(pairKey(id1_[index], id2_[index]), static_cast<std::uint32_t>(index));
-}
 
 }  // namespace dem

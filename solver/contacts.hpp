@@ -149,66 +149,111 @@ inline constexpr std::size_t kSortDisorder = 8;
 // Columns are padded to a multiple of this many entries (the widest batch: 8 lanes of AVX-512).
 inline constexpr std::size_t kColumnPad = 8;
 
-// The pair -> contact index map: open addressing with linear probing (keys and values in two
-// arrays, at most 7/10 full), 16-32 bytes per contact where std::unordered_map took about 56 (a
-// heap node each); deletion shifts the following entries back (no tombstones).
+// The pair -> contact index map: open addressing with linear probing (at most 7/10 full), 5 bytes
+// a slot: the contact's index and 8 bits of its key's hash. The keys are not stored: a slot's key
+// is keyOf(index) (the store's ids at that index: pairKey(id1, id2)), read only where the 8 bits
+// match. Deletion shifts the following entries back (no tombstones). Every call that probes takes
+// the keyOf of the entries as they are stored now; where contacts move, the store finds their slots
+// before it moves them (slot, then setSlot after).
 class PairIndex {
  public:
-  std::int64_t find(std::uint64_t key) const {
-    if (keys_.empty()) return -1;
-    for (std::size_t i = home(key);; i = (i + 1) & mask_) {
-      if (keys_[i] == key) return vals_[i];
-      if (keys_[i] == kEmpty) return -1;
+  static constexpr std::int64_t kAbsent = -1;
+  // The slot holding key, or kAbsent.
+  template <class KeyOf>
+  std::int64_t slot(std::uint64_t key, KeyOf&& keyOf) const {
+    if (vals_.empty()) return kAbsent;
+    const std::uint64_t h = hash(key);
+    const auto t = tag(h);
+    for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
+      if (vals_[i] == kEmpty) return kAbsent;
+      if (tags_[i] == t && keyOf(vals_[i]) == key) return static_cast<std::int64_t>(i);
     }
   }
-  // Inserts key -> v unless the key is present (then nothing changes).
-  void insert(std::uint64_t key, std::uint32_t v) { put(key, v, false); }
-  // Inserts key -> v or replaces the key's value.
-  void assign(std::uint64_t key, std::uint32_t v) { put(key, v, true); }
-  void erase(std::uint64_t key);
+  // The index stored for key, or -1.
+  template <class KeyOf>
+  std::int64_t find(std::uint64_t key, KeyOf&& keyOf) const {
+    const std::int64_t i = slot(key, keyOf);
+    return i == kAbsent ? std::int64_t{-1} : std::int64_t{vals_[static_cast<std::size_t>(i)]};
+  }
+  // Inserts key -> v (keyOf(v) == key) unless the key is present (then nothing changes).
+  template <class KeyOf>
+  void insert(std::uint64_t key, std::uint32_t v, KeyOf&& keyOf) {
+    if (10 * (count_ + 1) > 7 * vals_.size()) rehash(slotsFor(count_ + 1 > 2 * count_ ? count_ + 1 : 2 * count_), keyOf);
+    const std::uint64_t h = hash(key);
+    std::size_t i = h & mask_;
+    for (; vals_[i] != kEmpty; i = (i + 1) & mask_)
+      if (tags_[i] == tag(h) && keyOf(vals_[i]) == key) return;
+    vals_[i] = v;
+    tags_[i] = tag(h);
+    ++count_;
+  }
+  // The slot's entry now names index v (whose key is the slot's key).
+  void setSlot(std::int64_t i, std::uint32_t v) { vals_[static_cast<std::size_t>(i)] = v; }
+  template <class KeyOf>
+  void erase(std::uint64_t key, KeyOf&& keyOf) {
+    std::int64_t found = slot(key, keyOf);
+    if (found == kAbsent) return;
+    auto i = static_cast<std::size_t>(found);
+    // Backward shift: an entry after the hole moves into it unless the hole lies before its home slot.
+    for (std::size_t j = (i + 1) & mask_; vals_[j] != kEmpty; j = (j + 1) & mask_) {
+      const std::size_t home = hash(keyOf(vals_[j])) & mask_;
+      if (((j - home) & mask_) >= ((j - i) & mask_)) {
+        vals_[i] = vals_[j];
+        tags_[i] = tags_[j];
+        i = j;
+      }
+    }
+    vals_[i] = kEmpty;
+    --count_;
+  }
   void clear() {
-    keys_.clear();
     vals_.clear();
+    tags_.clear();
     count_ = 0;
     mask_ = 0;
   }
   // Room for n keys without rehashing.
-  void reserve(std::size_t n) {
-    if (10 * n > 7 * keys_.size()) rehash(slotsFor(n));
+  template <class KeyOf>
+  void reserve(std::size_t n, KeyOf&& keyOf) {
+    if (10 * n > 7 * vals_.size()) rehash(slotsFor(n), keyOf);
   }
 
  private:
-  static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};  // pairKey of no pair (a != b)
-  std::vector<std::uint64_t> keys_;
+  static constexpr std::uint32_t kEmpty = ~std::uint32_t{0};  // (no contact has this index)
   std::vector<std::uint32_t> vals_;
+  std::vector<std::uint8_t> tags_;
   std::size_t count_ = 0, mask_ = 0;
 
-  std::size_t home(std::uint64_t key) const {
+  static std::uint64_t hash(std::uint64_t key) {
     key ^= key >> 30;  // splitmix64's finaliser
     key *= 0xbf58476d1ce4e5b9ULL;
     key ^= key >> 27;
     key *= 0x94d049bb133111ebULL;
     key ^= key >> 31;
-    return static_cast<std::size_t>(key) & mask_;
+    return key;
   }
+  static std::uint8_t tag(std::uint64_t h) { return static_cast<std::uint8_t>(h >> 56); }
   static std::size_t slotsFor(std::size_t n) {
     std::size_t s = 16;
     while (10 * n > 7 * s) s *= 2;
     return s;
   }
-  void put(std::uint64_t key, std::uint32_t v, bool replace) {
-    if (10 * (count_ + 1) > 7 * keys_.size()) rehash(slotsFor(count_ + 1 > 2 * count_ ? count_ + 1 : 2 * count_));
-    std::size_t i = home(key);
-    for (; keys_[i] != kEmpty; i = (i + 1) & mask_)
-      if (keys_[i] == key) {
-        if (replace) vals_[i] = v;
-        return;
-      }
-    keys_[i] = key;
-    vals_[i] = v;
-    ++count_;
+  template <class KeyOf>
+  void rehash(std::size_t slots, KeyOf&& keyOf) {
+    std::vector<std::uint32_t> vals(slots, kEmpty);
+    std::vector<std::uint8_t> tags(slots, 0);
+    vals.swap(vals_);
+    tags.swap(tags_);
+    mask_ = slots - 1;
+    for (const std::uint32_t v : vals) {
+      if (v == kEmpty) continue;
+      const std::uint64_t h = hash(keyOf(v));
+      std::size_t i = h & mask_;
+      while (vals_[i] != kEmpty) i = (i + 1) & mask_;
+      vals_[i] = v;
+      tags_[i] = tag(h);
+    }
   }
-  void rehash(std::size_t slots);
 };
 
 class ContactStore {
@@ -222,7 +267,7 @@ class ContactStore {
   Contact get(std::size_t k) const;
   void set(std::size_t k, const Contact& c);
   // Index of the contact between a and b (either order), or -1.
-  std::int64_t find(std::uint32_t a, std::uint32_t b) const { return index_.find(pairKey(a, b)); }
+  std::int64_t find(std::uint32_t a, std::uint32_t b) const { return index_.find(pairKey(a, b), keyAt()); }
   // Appends c: in the lean tier when it holds defaults (holdsDefaults; its parameters are dropped:
   // the mixing rule's are taken when the contact loop visits it), else with its columns.
   void add(const Contact& c);
@@ -563,12 +608,19 @@ class ContactStore {
   void sortIfDisordered(std::size_t real, bool known);
   // swap(a, b) with the pair map and the adjacency following.
   void swapPlaced(std::size_t a, std::size_t b) {
+    const std::int64_t sa = index_.slot(key(a), keyAt()), sb = index_.slot(key(b), keyAt());
     swap(a, b);
-    place(a);
-    place(b);
+    index_.setSlot(sa, static_cast<std::uint32_t>(b));
+    index_.setSlot(sb, static_cast<std::uint32_t>(a));
     if (adjacencyValid_) swapAdjacency(a, b);
   }
-  void place(std::size_t index);
+  // The pair map's key of contact k, and the function that reads it.
+  std::uint64_t key(std::size_t k) const { return pairKey(id1_[k], id2_[k]); }
+  struct KeyAt {
+    const ContactStore* store;
+    std::uint64_t operator()(std::uint32_t k) const { return store->key(k); }
+  };
+  KeyAt keyAt() const { return {this}; }
   std::size_t gatherVisitedColumns(const std::vector<std::uint8_t>& visit);  // gatherVisited's moves
   void resizeColumns(std::size_t n);  // size() becomes n; new and dropped entries hold a default Contact
   void swap(std::size_t a, std::size_t b);

@@ -42,29 +42,39 @@ Scene stirredPour(std::uint64_t steps, bool meshBox = false) {
 
 BOOST_AUTO_TEST_SUITE(contact_store)
 
-// The pair map (PairIndex, open addressing with backward-shift deletion) against std::map over a
-// random sequence of inserts, replacements and erasures on a small key range (long probe chains,
-// wrap-around at the table's end, growth from empty), with every key looked up after each batch.
+// The pair map (PairIndex, open addressing with backward-shift deletion, keys read through keyOf)
+// against std::map over a random sequence of inserts, moves of a key to another index (as the
+// store's swaps, sorts and removals do: slot, then setSlot) and erasures on a small key range (long
+// probe chains, wrap-around at the table's end, growth from empty), with every key looked up after
+// each batch.
 BOOST_AUTO_TEST_CASE(pair_index_matches_a_map) {
   PairIndex index;
   std::map<std::uint64_t, std::uint32_t> ref;
+  std::vector<std::uint64_t> keyOfIndex;  // (each index is used once)
+  const auto keyOf = [&](std::uint32_t v) { return keyOfIndex[v]; };
   std::mt19937_64 rng(18);
   for (int batch = 0; batch < 40; ++batch) {
     for (int op = 0; op < 500; ++op) {
       const std::uint64_t key =
           pairKey(static_cast<std::uint32_t>(rng() % 40), static_cast<std::uint32_t>(40 + rng() % 40));
-      const auto v = static_cast<std::uint32_t>(rng() % 1000);
+      const auto v = static_cast<std::uint32_t>(keyOfIndex.size());
       switch (rng() % 4) {
         case 0:
-          index.insert(key, v);
+          keyOfIndex.push_back(key);
+          index.insert(key, v, keyOf);
           ref.emplace(key, v);
           break;
-        case 1:
-          index.assign(key, v);
+        case 1: {
+          const std::int64_t slot = index.slot(key, keyOf);
+          BOOST_TEST_REQUIRE((slot != PairIndex::kAbsent) == (ref.count(key) == 1));
+          if (slot == PairIndex::kAbsent) break;
+          keyOfIndex.push_back(key);
+          index.setSlot(slot, v);
           ref[key] = v;
           break;
+        }
         default:
-          index.erase(key);
+          index.erase(key, keyOf);
           ref.erase(key);
           break;
       }
@@ -73,7 +83,7 @@ BOOST_AUTO_TEST_CASE(pair_index_matches_a_map) {
     for (std::uint32_t a = 0; a < 40; ++a)
       for (std::uint32_t b = 40; b < 80; ++b) {
         const auto it = ref.find(pairKey(a, b));
-        wrong += index.find(pairKey(a, b)) != (it == ref.end() ? -1 : static_cast<std::int64_t>(it->second));
+        wrong += index.find(pairKey(a, b), keyOf) != (it == ref.end() ? -1 : static_cast<std::int64_t>(it->second));
       }
     BOOST_TEST(wrong == 0);
     if (batch == 20) {
