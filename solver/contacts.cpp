@@ -161,8 +161,9 @@ void ContactStore::materialize(std::size_t m) {
   m = std::min(m, size_);
   if (m <= limit_) return;
   const std::size_t need = padded(m);
-  // Growth by a quarter, not std::vector's doubling: the columns are most of a scene's memory.
-  if (need > capacity_) reallocate(padded(std::max(need, capacity_ + capacity_ / 4)));
+  // Growth by a sixteenth, not std::vector's doubling: the columns are most of a scene's memory, and
+  // the tiles grow at their end (ColumnBuffer's mremap moves pages, it copies none).
+  if (need > capacity_) reallocate(padded(std::max(need, capacity_ + capacity_ / 16)));
   for (std::size_t k = limit_; k < m; ++k)
     for (std::size_t i = 0; i < kMaxLawParams; ++i) data_[offset(col::param + i, k)] = kUnmixed;
   limit_ = m;
@@ -177,7 +178,7 @@ void ContactStore::fitColumns(std::size_t m) {
   }
   limit_ = m;
   // (a buffer more than twice the size needed is given back)
-  if (capacity_ > 2 * padded(m) + kColumnPad) reallocate(padded(m + m / 4));
+  if (capacity_ > 2 * padded(m) + kColumnPad) reallocate(padded(m + m / 16));
 }
 
 std::size_t ContactStore::gatherVisitedColumns(const std::vector<std::uint8_t>& visit) {
