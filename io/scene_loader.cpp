@@ -907,12 +907,10 @@ json parseRejectingDuplicates(const std::string& text, const std::string& fileNa
   return result;
 }
 
-}  // namespace
-
-LoadedScene loadSceneText(const std::string& text, const std::string& fileName, const LoadOptions& options) {
-  json doc;
+// The document of a scene file's text; a clear error where it is not valid JSON.
+json parseScene(const std::string& text, const std::string& fileName) {
   try {
-    doc = parseRejectingDuplicates(text, fileName);
+    return parseRejectingDuplicates(text, fileName);
   } catch (const json::exception& e) {
     std::string what = e.what();
     // nlohmann's messages start with "[json.exception.parse_error.101] "; keep the readable part.
@@ -920,10 +918,19 @@ LoadedScene loadSceneText(const std::string& text, const std::string& fileName, 
     if (close != std::string::npos) what = what.substr(close + 2);
     throw SceneError(fileName, "", "not valid JSON: " + what);
   }
+}
+
+LoadedScene loadDocument(const json& doc, const std::string& fileName, const LoadOptions& options) {
   LoadedScene out;
   Loader loader(options, out);
   loader.load(JsonNode(doc, fileName, ""));
   return out;
+}
+
+}  // namespace
+
+LoadedScene loadSceneText(const std::string& text, const std::string& fileName, const LoadOptions& options) {
+  return loadDocument(parseScene(text, fileName), fileName, options);
 }
 
 LoadedScene loadSceneFile(const std::string& path, const LoadOptions& options) {
@@ -938,7 +945,9 @@ LoadedScene loadSceneFile(const std::string& path, const LoadOptions& options) {
   char chunk[1 << 16];
   while (in.read(chunk, sizeof chunk) || in.gcount() > 0) text.append(chunk, static_cast<std::size_t>(in.gcount()));
   if (in.bad()) throw SceneError(path, "", "cannot read the file");
-  return loadSceneText(text, path, options);
+  const json doc = parseScene(text, path);
+  std::string().swap(text);  // (the text freed before the scene is built: a lower peak)
+  return loadDocument(doc, path, options);
 }
 
 }  // namespace dem::io
