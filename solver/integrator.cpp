@@ -251,6 +251,13 @@ inline bool freeSphere(const Particles& p, std::size_t i, const HomoDeform* homo
   return fastPath && !homo && p.clump[i] == kNoClump && p.velMidstep[i] != 0 && p.blocked[i] == 0 && !p.isAspherical(i);
 }
 
+// A sphere with every degree of freedom blocked, outside a deforming cell (a fixed floor's spheres):
+// the general path below leaves its velocities as they are, moves it with them and books no
+// energy (blocked axes are outside the ledger).
+inline bool fixedSphere(const Particles& p, std::size_t i, const HomoDeform* homo) {
+  return !homo && p.blocked[i] == dof::all && !p.isAspherical(i);
+}
+
 // Adds the energy terms of t (a body's terms or a block's sums) to the sums.
 template <class T>
 inline void addEnergies(IntegratorScratch::Sums& sums, const T& t) {
@@ -296,6 +303,18 @@ inline void integrateFreeSphere(Particles& p, std::size_t i, const Vec3& gravity
   p.angMom[i] = b.inertia * p.angVel[i];
   p.ori[i] = Quat(b.ori.w, b.ori.x, b.ori.y, b.ori.z);
   IntegratorScratch::Terms t = freeSphereTerms(e.kinetic, e.rotational, vec3(e.gravity), e.dampingNow, e.dampingPending);
+  t.nonFinite = nonFinite(p, i);
+  sink.put(i, t);
+}
+
+// A fixed sphere (fixedSphere): the same bits as the general path in integrate (its kicks keep the
+// velocities of blocked axes, v(t + dt/2) = v(t - dt/2), and every energy term is zero).
+inline void integrateFixedSphere(Particles& p, std::size_t i, double dt, TermSink& sink) {
+  p.pos[i] += dt * p.vel[i];  // seed eq. (28)
+  p.angMom[i] = Vec3(p.inertia[i][0] * p.angVel[i]);
+  p.ori[i] = (rotationQuat(p.angVel[i] * dt) * p.ori[i]).normalized();
+  p.velMidstep[i] = 1;
+  IntegratorScratch::Terms t;
   t.nonFinite = nonFinite(p, i);
   sink.put(i, t);
 }
@@ -389,6 +408,10 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
       const bool first = p.velMidstep[i] == 0;
       if (freeSphere(p, i, homo, fastPath)) {
         integrateFreeSphere(p, i, gravity, dt, lambda, sink);
+        continue;
+      }
+      if (fixedSphere(p, i, homo)) {
+        integrateFixedSphere(p, i, dt, sink);
         continue;
       }
       const bool adjust = settings.adjVel0;

@@ -39,4 +39,32 @@ BOOST_AUTO_TEST_CASE(blocked_rotation_axis_ignores_torque) {
   BOOST_TEST(s.particles.angVel[0].z() > 0.0);
 }
 
+// A fixed sphere (every axis blocked) with prescribed velocities (integrate's fixed-sphere path)
+// moves with them whatever the forces: after n steps x = x0 + n dt v (round-off of n additions),
+// the spin and the velocity unchanged to the bit, the orientation turned by n dt |w| about w (round-off
+// of n rotations), the angular momentum I w, and no kinetic energy in the ledger (blocked axes are
+// outside it).
+BOOST_AUTO_TEST_CASE(fixed_sphere_moves_with_its_prescribed_velocities) {
+  const double dt = 1e-3;
+  const Vec3 v(1.0, -0.5, 0.25), w(0.0, 0.0, 2.0), x0(1, 2, 3);
+  Scene s = singleSphereScene(x0, v, Vec3(0, 0, -9.81), dt);
+  s.particles.blocked[0] = dof::all;
+  s.particles.angVel[0] = w;
+  s.externalForces = [](Particles& p, double) {
+    p.force[0] += Vec3(5, -5, 5);
+    p.torque[0] += Vec3(1, 1, 1);
+  };
+  const int n = 400;
+  s.run(n);
+  const Particles& p = s.particles;
+  BOOST_TEST((p.pos[0] - (x0 + n * dt * v)).norm() < 2e-13);  // (n half-ulps of |x| < 4 per axis)
+  BOOST_TEST((p.vel[0] - v).norm() == 0.0);
+  BOOST_TEST((p.angVel[0] - w).norm() == 0.0);
+  BOOST_TEST((p.angMom[0] - p.inertia[0][0] * w).norm() == 0.0);
+  const Quat expected(Eigen::AngleAxisd(n * dt * w.norm(), w.normalized()));
+  BOOST_TEST(p.ori[0].angularDistance(expected) < 1e-12);
+  BOOST_TEST(s.energy.kinetic == 0.0);
+  BOOST_TEST(s.energy.rotational == 0.0);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
