@@ -272,9 +272,23 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
   // run (a wall: along its cell axis, which must still be the run's); and while H is the run's,
   // criterion (E): no centre farther than dL from its place at the run (spheres and walls; a
   // facet's vertices are not measured: see gapAtRun)
+  // While H is the run's, a sphere whose centre lies within dL - margin of its place at the run
+  // satisfies (V) as well: its box moved in fractional coordinates by at most |row_w(H^-1)| times
+  // the centre's displacement, and the margin (relative 1e-12, scaled by H's condition number)
+  // covers the round-off of H^-1 x and H s and the slack of (V) many times over. Only (E) is then
+  // evaluated, with the same bits; any other body takes both tests.
+  const double kappa = runCell ? cell.H().cwiseAbs().rowwise().sum().maxCoeff() * invH.cwiseAbs().rowwise().sum().maxCoeff() : 0.0;
 #pragma omp parallel for schedule(static) reduction(max : out, move2) if (n > kParallelThreshold)
   for (std::size_t i = 0; i < n; ++i) {
     if (p.isClump[i]) continue;
+    if (runCell && p.shape[i] == Shape::Sphere) {
+      const double d2 = (p.pos[i] - hRun_ * s_[i]).squaredNorm();
+      const double inside = dL_ - 1e-12 * kappa * (2.0 * p.pos[i].cwiseAbs().maxCoeff() + p.radius[i] + 3.0 * dL_);
+      if (inside > 0.0 && d2 <= inside * inside) {
+        move2 = std::max(move2, d2);
+        continue;
+      }
+    }
     // (V) on axis w for the current box (s, h) of points no farther than x from the origin
     const auto outside = [&](const Vec3& s, const Vec3& h, double x, int w) {
       const double slack = kRound * (rn[w] * x + std::abs(s_[i][w]) + half_[i][w]);

@@ -18,6 +18,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <random>
+
 using namespace dem;
 using dem::test::sameBits;
 using dem::verify::gasInCell;
@@ -206,6 +208,56 @@ BOOST_AUTO_TEST_CASE(boundary_pair_moves_like_interior_pair) {
     BOOST_TEST((a.u - b.u).norm() <= 1e-9 * b.u.norm());
   }
   BOOST_TEST(std::abs(inside.contacts.get(0).u[1]) + std::abs(inside.contacts.get(0).u[2]) > 0.0);
+}
+
+// While H is the run's, needsRun takes a sphere whose centre moved less than dL (less a margin of
+// relative 1e-12 for round-off) for one whose box is still inside the box of the run, and evaluates
+// only the distance. In a sheared static cell every sphere moved by 0.999999 dL in a random
+// direction from its place at the run: no run is needed, and every pair of spheres that touch
+// now (any periodic image) is a potential contact of the store; moved by 1.000001 dL, a run is.
+BOOST_AUTO_TEST_CASE(a_skipped_run_misses_no_touching_pair_in_a_static_cell) {
+  dem::PeriodicLatticeSpec spec;
+  spec.m = 6;
+  spec.radius = 0.075;
+  spec.spread = 0.2;
+  spec.jitter = 0.15;
+  spec.H << 1.0, 0.4, 0.1, 0.0, 1.1, -0.2, 0.0, 0.0, 0.9;
+  Scene s = periodicLatticeScene(spec);
+  PeriodicCollider& collider = s.periodicCollider;
+  collider.invalidate();
+  BOOST_TEST_REQUIRE(collider.update(s.particles, *s.cell, s.materials, s.contacts));
+  const std::vector<Vec3> atRun = s.particles.pos;
+  const double dL = collider.sweepLength();
+  BOOST_TEST_REQUIRE(dL > 0.0);
+  const Mat3& H = s.cell->H();
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> gauss;
+  std::size_t touching = 0, missing = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    for (const double factor : {1.000001, 0.999999}) {
+      Particles& p = s.particles;
+      for (std::size_t i = 0; i < p.size(); ++i) {
+        const Vec3 dir = Vec3(gauss(rng), gauss(rng), gauss(rng)).normalized();
+        p.pos[i] = atRun[i] + factor * dL * dir;
+      }
+      BOOST_TEST(collider.needsRun(p, *s.cell) == (factor > 1.0));
+    }
+    const Particles& p = s.particles;
+    for (std::uint32_t a = 0; a < p.size(); ++a)
+      for (std::uint32_t b = a + 1; b < p.size(); ++b) {
+        bool touch = false;
+        for (int i = -1; i <= 1; ++i)
+          for (int j = -1; j <= 1; ++j)
+            for (int k = -1; k <= 1; ++k)
+              touch = touch || (p.pos[b] + H * Vec3(i, j, k) - p.pos[a]).norm() < p.radius[a] + p.radius[b];
+        if (!touch) continue;
+        ++touching;
+        if (s.contacts.find(a, b) < 0) ++missing;
+      }
+  }
+  BOOST_TEST_MESSAGE("touching pairs checked: " << touching);
+  BOOST_TEST(touching > 20u);
+  BOOST_TEST(missing == 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
