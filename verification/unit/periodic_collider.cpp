@@ -12,6 +12,8 @@
 // - Dormant contacts in a cell (PeriodicCollider::dormant) never touch before the next run, in a
 //   cubic cell (exact box distance), a sheared static cell (lower bounds) and a deforming cell
 //   (dormant contacts woken when H changes); in the static cells most potential contacts are dormant.
+// - A run skipped on the distance alone (H the run's, a sphere within dL of its place at the run)
+//   misses no touching pair.
 #include "cases/periodic_scenes.hpp"
 #include "solver/periodic_collider.hpp"
 #include "unit/same_bits.hpp"
