@@ -325,8 +325,10 @@ inline void finishBatch(ContactStore& cs, std::size_t k0, std::size_t end, const
   }
 }
 
-// How many contacts ahead of the batch being evaluated their bodies are fetched into cache.
+// How many contacts ahead of the batch being evaluated their bodies are fetched into cache, and how
+// many tiles of columns (ContactStore: kColumnPad contacts each) ahead their lines.
 constexpr std::size_t kPrefetchAhead = 4 * kLanes;
+constexpr std::size_t kTilesAhead = 4;
 
 // Requests the cache lines of the state of bodies i1 and i2 that a contact reads and writes: both
 // lines of a 3-vector that straddles two (a quarter of them do; the second line's miss had been a
@@ -376,6 +378,12 @@ BlockSums evaluateBlock(const Particles& p, ContactStore& cs, std::size_t nc, st
     // columns, the bodies anywhere in memory).
     for (std::size_t a = k + kPrefetchAhead; a < std::min(end, k + kPrefetchAhead + kLanes); ++a)
       prefetchBodies(p, sink, id1[a], id2[a]);
+    // The columns' tile kTilesAhead tiles ahead, for writing: the kernel stores into every column
+    // of each batch, and its masked stores would otherwise wait for each line to arrive.
+    if (k + kTilesAhead * kColumnPad < end) {
+      const double* tile = cs.batch(k + kTilesAhead * kColumnPad);
+      for (std::size_t c = 0; c < col::count; ++c) __builtin_prefetch(tile + c * kColumnPad, 1);
+    }
     any = k + kLanes < end && stageBatch(p, cs, k + kLanes, end, shift, facets, in[s ^ 1]);
     finishBatch<Law, Dashpots>(cs, k, end, in[s], out, sink, sums, changed);  // (no kernel lane: `out` not read)
   }
