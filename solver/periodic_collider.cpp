@@ -114,7 +114,7 @@ std::string boxProblem(const Particles& p, std::size_t i, const Mat3& H, const V
   if (p.isWall(i)) {
     const Vec3& n = p.walls[p.shapeIndex[i]].normal;
     if (wallCellAxis(n, H) < 0) {
-      s << "wall (particle " << i << ", normal (" << n.transpose() << ")): its plane is not parallel to two of the "
+      s << "wall (particle " << p.userId[i] << ", normal (" << n.transpose() << ")): its plane is not parallel to two of the "
         << "periodic cell's side vectors (n . h_j = " << n.dot(H.col(0)) << ", " << n.dot(H.col(1)) << ", "
         << n.dot(H.col(2)) << " for the columns h_j of H); expected n . h_j = 0 for exactly two columns (e.g. a floor "
         << "normal to z in a cell whose other two columns lie in the xy plane: its images are then the plane "
@@ -127,16 +127,16 @@ std::string boxProblem(const Particles& p, std::size_t i, const Mat3& H, const V
     if (p.isFacet(i)) {
       const Facet& f = p.facets[p.shapeIndex[i]];
       const Mesh& m = p.meshes[f.mesh];
-      s << "facet (particle " << i << ", triangle " << i - m.first << " of mesh " << f.mesh
+      s << "facet (particle " << p.userId[i] << ", triangle " << i - m.first << " of mesh " << f.mesh
         << (m.name.empty() ? "" : " '" + m.name + "'") << "): its bounding box (vertices + Verlet distance) spans "
         << 2.0 * h[w] << " of the periodic cell along transformed axis " << w
         << "; expected less than half the cell (subdivide the mesh: a finer STL, or more \"segments\" of its "
         << "generator; or enlarge the cell)";
     } else if (p.isWall(i)) {
-      s << "wall (particle " << i << "): its Verlet distance spans " << 2.0 * h[w] << " of the periodic cell along "
+      s << "wall (particle " << p.userId[i] << "): its Verlet distance spans " << 2.0 * h[w] << " of the periodic cell along "
         << "transformed axis " << w << "; expected less than half the cell (a smaller verletDist or a larger cell)";
     } else {
-      s << "particle " << i << " (radius " << p.radius[i] << "): its bounding box (radius + Verlet distance) spans "
+      s << "particle " << p.userId[i] << " (radius " << p.radius[i] << "): its bounding box (radius + Verlet distance) spans "
         << 2.0 * h[w] << " of the periodic cell along transformed axis " << w
         << "; expected less than half the cell (enlarge the cell, flip it, or use smaller particles)";
     }

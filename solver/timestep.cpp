@@ -51,14 +51,14 @@ TimestepEstimate pWaveTimestep(const Particles& p, const std::vector<Material>& 
     if (p.isBoundary(i) || p.isClump[i]) continue;
     if (p.material[i] >= materials.size()) {
       std::ostringstream s;
-      s << "p-wave timestep: particle " << i << ": material = " << p.material[i]
+      s << "p-wave timestep: particle " << p.userId[i] << ": material = " << p.material[i]
         << " is invalid; expected an index into scene.materials (size " << materials.size() << ")";
       throw std::invalid_argument(s.str());
     }
     const Material& m = materials[p.material[i]];
     if (!(m.density > 0.0 && m.young > 0.0 && std::isfinite(m.density) && std::isfinite(m.young))) {
       std::ostringstream s;
-      s << "p-wave timestep: particle " << i << ": material " << p.material[i] << " has density = " << m.density
+      s << "p-wave timestep: particle " << p.userId[i] << ": material " << p.material[i] << " has density = " << m.density
         << ", young = " << m.young << "; expected finite values > 0";
       throw std::invalid_argument(s.str());
     }

@@ -187,4 +187,22 @@ BOOST_AUTO_TEST_CASE(spatial_order_renumbers_a_shuffled_packing_and_changes_no_r
   expectSameResults(a, b);
 }
 
+// Errors name bodies by user id, wherever the bodies are stored: the p-wave timestep's invalid
+// material after a renumbering names the body the user set it on.
+BOOST_AUTO_TEST_CASE(errors_name_user_ids_after_a_renumbering) {
+  Scene s = depositionScene(stirred(300));
+  s.renumber(shuffledSlots(s.particles, 3));
+  const std::uint32_t user = 123;
+  const std::uint32_t slot = s.particles.slotOf[user];
+  BOOST_TEST_REQUIRE(slot != user);
+  s.particles.material[slot] = 99;
+  std::string message;
+  try {
+    s.pWaveTimestep();
+  } catch (const std::invalid_argument& e) {
+    message = e.what();
+  }
+  BOOST_TEST(message.find("particle 123:") != std::string::npos, message);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
