@@ -26,6 +26,20 @@ using namespace dem;
 using dem::test::sameBits;
 using dem::verify::gasInCell;
 
+namespace {
+// A gas on a jittered lattice in a sheared static cell (H not diagonal).
+dem::PeriodicLatticeSpec shearedGas(double radius, double speed) {
+  dem::PeriodicLatticeSpec spec;
+  spec.m = 6;
+  spec.radius = radius;
+  spec.spread = 0.2;
+  spec.jitter = 0.15;
+  spec.speed = speed;
+  spec.H << 1.0, 0.4, 0.1, 0.0, 1.1, -0.2, 0.0, 0.0, 0.9;
+  return spec;
+}
+}  // namespace
+
 BOOST_AUTO_TEST_SUITE(periodic_collider)
 
 BOOST_AUTO_TEST_CASE(too_much_shear_without_flips) {
@@ -139,14 +153,7 @@ BOOST_AUTO_TEST_CASE(dormant_contacts_never_touch_before_the_next_run) {
     checkDormantContactsApart(s, 2000, 50u * 2000u);
   }
   {
-    dem::PeriodicLatticeSpec spec;  // the gas in a sheared static cell (H not diagonal)
-    spec.m = 6;
-    spec.radius = 0.07;
-    spec.spread = 0.2;
-    spec.jitter = 0.15;
-    spec.speed = 1.0;
-    spec.H << 1.0, 0.4, 0.1, 0.0, 1.1, -0.2, 0.0, 0.0, 0.9;
-    Scene s = periodicLatticeScene(spec);
+    Scene s = periodicLatticeScene(shearedGas(0.07, 1.0));
     checkDormantContactsApart(s, 2000, 50u * 2000u);
   }
   {
@@ -218,13 +225,7 @@ BOOST_AUTO_TEST_CASE(boundary_pair_moves_like_interior_pair) {
 // direction from its place at the run: no run is needed, and every pair of spheres that touch
 // now (any periodic image) is a potential contact of the store; moved by 1.000001 dL, a run is.
 BOOST_AUTO_TEST_CASE(a_skipped_run_misses_no_touching_pair_in_a_static_cell) {
-  dem::PeriodicLatticeSpec spec;
-  spec.m = 6;
-  spec.radius = 0.075;
-  spec.spread = 0.2;
-  spec.jitter = 0.15;
-  spec.H << 1.0, 0.4, 0.1, 0.0, 1.1, -0.2, 0.0, 0.0, 0.9;
-  Scene s = periodicLatticeScene(spec);
+  Scene s = periodicLatticeScene(shearedGas(0.075, 0.0));
   PeriodicCollider& collider = s.periodicCollider;
   collider.invalidate();
   BOOST_TEST_REQUIRE(collider.update(s.particles, *s.cell, s.materials, s.contacts));
