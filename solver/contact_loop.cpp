@@ -573,24 +573,25 @@ ContactStageResult stage(Particles& p, const std::vector<Material>& materials, C
     evaluateOrdered<Law, Dashpots>(p, contacts, nc, nBlocks, dt, shift, facetScratch, scratch);
   } else if (!byUser) {
     // Contact-index order, one thread: each contact is added to its two bodies' forces and torques as
-    // soon as it is evaluated, and its energies to the block's sums (the gather below adds them in
-    // the same order: the same bits).
+    // soon as it is evaluated, and its energies to the block's sums (evaluateOrdered adds them in
+    // the same order on several threads: the same bits).
     const LoadSink sink{p.force.data(), p.torque.data(), nullptr, nullptr, nullptr, true, shift != nullptr};
     scratch.blockSums.resize(nBlocks);
     for (std::size_t b = 0; b < nBlocks; ++b)
       scratch.blockSums[b] =
           evaluateBlock<Law, Dashpots>(p, contacts, nc, b, dt, shift, facetScratch, sink, scratch.changed[b]);
   } else {
+    // User-id order: the loads of the visited contacts, then the per-body gather.
     // one more entry (nc) of zeros, read in place of the contacts that add nothing (gatherBodies)
     scratch.loads.resize(nc + 1);
     scratch.loads[nc] = ContactLoad{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), ContactEnergies{}};
-    const bool stress = shift && byUser;
+    const bool stress = shift != nullptr;
     if (stress) {
       scratch.branch.resize(nc + 1);
       scratch.branch[nc] = Vec3::Zero();
     }
-    const LoadSink sink{nullptr, nullptr, nullptr, scratch.loads.data(), stress ? scratch.branch.data() : nullptr, !byUser,
-                        shift != nullptr && !byUser};
+    const LoadSink sink{nullptr, nullptr, nullptr, scratch.loads.data(), stress ? scratch.branch.data() : nullptr, false,
+                        false};
     scratch.blockSums.resize(nBlocks);
     // Blocks dealt round-robin: the real contacts, which cost the most, lie in front (partitionReal).
 #pragma omp parallel for schedule(static, 1) if (parallel)
@@ -598,20 +599,20 @@ ContactStageResult stage(Particles& p, const std::vector<Material>& materials, C
       scratch.blockSums[b] =
           evaluateBlock<Law, Dashpots>(p, contacts, nc, b, dt, shift, facetScratch, sink, scratch.changed[b]);
 
-    // Per-body sums (gatherBodies); in user-id order also the energies, summed over the bodies in
-    // the order of user ids (sumBodies): at each block's end while every body is in the slot of
-    // its user id, else after all blocks.
-    contacts.updateAdjacency(p, nc, byUser);
+    // Per-body sums (gatherBodies) with the energies, summed over the bodies in the order of user ids
+    // (sumBodies): at each block's end while every body is in the slot of its user id, else after
+    // all blocks.
+    contacts.updateAdjacency(p, nc, true);
     const std::size_t nBodyBlocks = (n + kEnergyBlock - 1) / kEnergyBlock;
-    if (byUser) scratch.bodies.resize(n);
+    scratch.bodies.resize(n);
     if (stress) scratch.bodyStress.resize(n);
-    scratch.blocks.assign(byUser ? nBodyBlocks : 0, ContactStageResult{});
+    scratch.blocks.assign(nBodyBlocks, ContactStageResult{});
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
     for (std::size_t b = 0; b < nBodyBlocks; ++b) {
-      gatherBodies(p, contacts, nc, scratch, byUser, stress, b);
-      if (byUser && p.userOrder) scratch.blocks[b] = sumBodies(p, scratch, stress, b);  // (slots = user ids: now)
+      gatherBodies(p, contacts, nc, scratch, true, stress, b);
+      if (p.userOrder) scratch.blocks[b] = sumBodies(p, scratch, stress, b);  // (slots = user ids: now)
     }
-    if (byUser && !p.userOrder) {
+    if (!p.userOrder) {
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
       for (std::size_t b = 0; b < nBodyBlocks; ++b) scratch.blocks[b] = sumBodies(p, scratch, stress, b);
     }
