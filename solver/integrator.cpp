@@ -215,12 +215,18 @@ template <class T>
   e.dampingPending = lin.dampingPending + rot.dampingPending;
   b.angVel = rot.vNew;
   const V3<T>& wNew = rot.vNew;
-  // seed: q(t+dt) = Quaternion(w dt) q(t), normalised; the small-angle quaternion here, the others
-  // (and w = 0) by rotationQuat after the call (halfAngle tells which).
+  // seed: q(t+dt) = Quaternion(w dt) q(t), normalised; the small-angle quaternion here, and for
+  // w dt = 0 the identity (rotationQuat's: a sphere that does not spin, as in free fall, stays on
+  // this path); larger angles by rotationQuat after the call (halfAngle tells which).
   const V3<T> phi = T(dt) * wNew;
   const T angle = sqrt(dot(phi, phi));
   e.halfAngle = 0.5 * angle;
-  const Q4<T> q = rotationQuatSmall(phi, angle) * b.ori;
+  const auto still = angle == 0.0;
+  const Q4<T> small = rotationQuatSmall(phi, angle);  // (NaN where still: not selected)
+  const T zero(0.0);
+  const Q4<T> r{select(still, T(1.0), small.w), select(still, zero, small.x), select(still, zero, small.y),
+                select(still, zero, small.z)};
+  const Q4<T> q = r * b.ori;
   const T inv = 1.0 / sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
   b.ori = {inv * q.w, inv * q.x, inv * q.y, inv * q.z};
   return e;
@@ -296,7 +302,7 @@ inline void integrateFreeSphere(Particles& p, std::size_t i, const Vec3& gravity
   FreeSphere<double> b{v3(p.pos[i]), v3(p.vel[i]), v3(p.force[i]), v3(p.angVel[i]), v3(p.torque[i]), q4(p.ori[i]),
                        p.mass[i], p.inertia[i][0]};
   const FreeSphereTerms<double> e = stepFreeSphere(b, gravity, dt, lambda);
-  if (!(e.halfAngle > 0.0 && e.halfAngle < 0.02)) b.ori = rotatedLarge(vec3(b.angVel), p.ori[i], dt);
+  if (!(e.halfAngle < 0.02)) b.ori = rotatedLarge(vec3(b.angVel), p.ori[i], dt);
   p.pos[i] = vec3(b.pos);
   p.vel[i] = vec3(b.vel);
   p.angVel[i] = vec3(b.angVel);
@@ -342,7 +348,7 @@ inline void integrateFreeSpheres(Particles& p, std::size_t i0, const Vec3& gravi
   for (std::size_t j = 0; j < kLanes; ++j) {
     const std::size_t i = i0 + j;
     const double h = e.halfAngle[j];
-    if (!(h > 0.0 && h < 0.02)) {  // outside rotationQuatSmall's range: from the orientation at t_n
+    if (!(h < 0.02)) {  // outside rotationQuatSmall's range (or not finite): from the orientation at t_n
       const Q4<double> q = rotatedLarge(p.angVel[i], Quat(ori.w[j], ori.x[j], ori.y[j], ori.z[j]), dt);
       p.ori[i] = Quat(q.w, q.x, q.y, q.z);
     }
