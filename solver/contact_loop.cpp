@@ -8,6 +8,7 @@
 #include "stress.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -390,11 +391,18 @@ BlockSums evaluateBlock(const Particles& p, ContactStore& cs, std::size_t nc, st
   return sums;
 }
 
+// The smallest float not below x (NaN: NaN).
+inline float roundedUp(double x) {
+  const auto f = static_cast<float>(x);
+  return static_cast<double>(f) < x ? std::nextafter(f, std::numeric_limits<float>::infinity()) : f;
+}
+
 // The loop's choice for each active contact after the real ones (visit[k - realEnd()]): real, or
 // its bodies may touch now (the shape pair's quick test, as stageLane asks it; a facet contact with
 // the triangle's closest point before the facet pass decides which count). A contact whose gap at
-// the collider's run exceeds twice the farthest any body has moved since is apart without a test
-// (ContactStore::recordRunGaps: its bodies are not read).
+// the collider's run exceeds twice the farthest any body has moved since, or the sum of its own two
+// bodies' distances from their places at the run (ContactStore::bodyMoves), is apart without a
+// test (ContactStore::recordRunGaps: its bodies' positions are not read).
 void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShift* shift,
                    std::vector<std::uint8_t>& visit) {
   const std::size_t r = cs.realEnd(), a = cs.activeEnd();  // (realEnd() <= activeEnd())
@@ -404,18 +412,27 @@ void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShi
   const ContactType* type = cs.typeData();
   const std::uint8_t* real = cs.realData();
   const float* gap = cs.runGapData();
-  const double reach = 2.0 * cs.moveSinceRun();
+  const float reach = roundedUp(2.0 * cs.moveSinceRun());  // (a float gap above it exceeds 2 move)
+  const float* moves = cs.bodyMoves();                      // (or nullptr)
   const Mat3* H = shift ? &shift->H : nullptr;
-  const auto count = static_cast<std::ptrdiff_t>(a - r);
-#pragma omp parallel for schedule(static) if (count > static_cast <std::ptrdiff_t>(kParallelThreshold))
-  for (std::ptrdiff_t q = 0; q < count; ++q) {
-    const std::size_t k = r + static_cast<std::size_t>(q);
-    std::uint8_t v = real[k];
-    if (!v && !(static_cast<double>(gap[k]) > reach)) {
-      const Vec3 x2 = secondPoint(p, type[k], id1[k], id2[k], cs.cellDist(k), H);
-      v = mayTouch(pairInput(p, type[k], id1[k], id2[k], x2), type[k]);
+  const std::size_t count = a - r, words = (count + 63) / 64;
+  // 64 contacts at a time: the flags and the first test without branches, then the contacts that
+  // pass it one by one
+#pragma omp parallel for schedule(static) if (count > kParallelThreshold)
+  for (std::size_t w = 0; w < words; ++w) {
+    const std::size_t q0 = 64 * w, q1 = std::min(count, q0 + 64);
+    std::uint64_t open = 0;  // bit q - q0: not real, and the gap at the run does not exceed 2 move
+    for (std::size_t q = q0; q < q1; ++q) {
+      const std::uint8_t v = real[r + q];
+      visit[q] = v;
+      open |= static_cast<std::uint64_t>((v == 0) & !(gap[r + q] > reach)) << (q - q0);
     }
-    visit[static_cast<std::size_t>(q)] = v;
+    for (; open != 0; open &= open - 1) {
+      const std::size_t q = q0 + static_cast<std::size_t>(std::countr_zero(open)), k = r + q;
+      if (moves && apartByMoves(gap[k], moves[id1[k]], moves[id2[k]])) continue;
+      const Vec3 x2 = secondPoint(p, type[k], id1[k], id2[k], cs.cellDist(k), H);
+      visit[q] = mayTouch(pairInput(p, type[k], id1[k], id2[k], x2), type[k]);
+    }
   }
 }
 

@@ -106,7 +106,9 @@ void Scene::updateCollider() {
   const bool ran = cell ? periodicCollider.update(particles, *cell, materials, contacts) : collider.update(particles, materials, contacts);
   // how far the bodies may have moved since the run (in a cell, only while H is the run's)
   constexpr double unknown = std::numeric_limits<double>::infinity();
-  contacts.setMoveSinceRun(cell ? (cellAtRest() ? periodicCollider.moveSinceRun() : unknown) : collider.moveSinceRun());
+  const double move = cell ? (cellAtRest() ? periodicCollider.moveSinceRun() : unknown) : collider.moveSinceRun();
+  // (each body's distance too, as the collider's pass measured it, unless it ran: all zero then)
+  contacts.setMoveSinceRun(move, !ran && move < unknown);
   if (ran) {
     contacts.partition([&](const ContactPair& c) { return dormant(c); });
     contacts.recordRunGaps([&](const ContactPair& c) {
