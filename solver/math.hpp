@@ -28,6 +28,14 @@ static_assert(alignof(Quat) == alignof(double) && sizeof(Quat) == 4 * sizeof(dou
 // sign(x) with sign(0) = 0, as the damping formula requires (seed: eq. (34)).
 inline double signum(double x) { return static_cast<double>((x > 0.0) - (x < 0.0)); }
 
+// std::round (the nearest integer, halves away from zero; NaN and inf as they are) without the
+// library call: trunc is one instruction and x - trunc(x) is exact. The periodic collider's image
+// choice, at every inversion.
+inline double roundHalfAway(double x) {
+  const double t = std::trunc(x);
+  return std::abs(x - t) >= 0.5 ? t + std::copysign(1.0, x) : t;
+}
+
 // Quaternion(phi): the rotation by the angle |phi| about phi/|phi| (seed: spherical nodes,
 // q(t+dt) = Quaternion(omega dt) q(t)). Exact for any angle; identity for phi = 0.
 // Below a half-angle of 0.02 (the usual per-step rotation) the sine and cosine come from their

@@ -50,7 +50,7 @@ int wallCellAxis(const Vec3& normal, const Mat3& H) {
 bool periodicWallOverlap(const Vec3& s1, const Vec3& h1, const Vec3& s2, const Vec3& h2, int m, Eigen::Vector3i& k) {
   k.setZero();
   if (m < 0) return false;
-  const double km = std::round(s1[m] - s2[m]);  // the wall's image nearest to body 1
+  const double km = roundHalfAway(s1[m] - s2[m]);  // the wall's image nearest to body 1
   if (!(std::abs(s1[m] - (s2[m] + km)) <= h1[m] + h2[m])) return false;
   k[m] = static_cast<int>(km);
   return true;
@@ -58,7 +58,7 @@ bool periodicWallOverlap(const Vec3& s1, const Vec3& h1, const Vec3& s2, const V
 
 bool periodicBoxesOverlap(const Vec3& sa, const Vec3& ha, const Vec3& sb, const Vec3& hb, Eigen::Vector3i& k) {
   for (int w = 0; w < 3; ++w) {
-    const double kw = std::round(sa[w] - sb[w]);  // the only image of b that can overlap a
+    const double kw = roundHalfAway(sa[w] - sb[w]);  // the only image of b that can overlap a
     if (!(std::abs(sa[w] - (sb[w] + kw)) <= ha[w] + hb[w])) return false;
     k[w] = static_cast<int>(kw);
   }

@@ -20,6 +20,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <cstring>
+#include <limits>
+
 #include <random>
 
 using namespace dem;
@@ -261,6 +264,28 @@ BOOST_AUTO_TEST_CASE(a_skipped_run_misses_no_touching_pair_in_a_static_cell) {
   BOOST_TEST_MESSAGE("touching pairs checked: " << touching);
   BOOST_TEST(touching > 20u);
   BOOST_TEST(missing == 0u);
+}
+
+// The image choice's rounding (roundHalfAway, math.hpp) is std::round bit for bit: halves away from
+// zero, the last double below a half, signed zeros, integers beyond 2^52, inf and NaN, and random
+// values around the small integers where images are chosen.
+BOOST_AUTO_TEST_CASE(image_rounding_is_std_round) {
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<double> xs{0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994,
+                         std::nextafter(1.5, 0.0), std::nextafter(-1.5, 0.0), 4503599627370495.5, 9007199254740993.0,
+                         1e300, -1e300, inf, -inf, std::numeric_limits<double>::denorm_min(), -0.3};
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(-4.0, 4.0);
+  for (int i = 0; i < 100000; ++i) xs.push_back(u(rng));
+  for (int i = -8; i <= 8; ++i) xs.push_back(0.5 * i);
+  std::size_t differ = 0;
+  for (const double x : xs) {
+    const double a = roundHalfAway(x), b = std::round(x);
+    differ += std::memcmp(&a, &b, sizeof a) != 0;
+  }
+  const double nan = roundHalfAway(std::numeric_limits<double>::quiet_NaN());
+  BOOST_TEST(std::isnan(nan));
+  BOOST_TEST(differ == 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
