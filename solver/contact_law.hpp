@@ -34,6 +34,10 @@ enum class ContactLaw : std::uint8_t { Cundall = 0, HertzMindlin = 1 };
 
 // The most parameters any law stores per contact (ContactStore's parameter columns).
 inline constexpr std::size_t kMaxLawParams = 5;
+// The last kDashpotParams of every law's parameters are its dashpots' coefficients (zero for
+// materials of restitution 1): a contact store without dashpots need not keep them
+// (ContactStore::useDashpotColumns).
+inline constexpr std::size_t kDashpotParams = 2;
 using LawValues = std::array<double, kMaxLawParams>;
 
 // What the mixing rule knows of a pair: the two materials, radii and masses. A wall is body 2 with
@@ -61,6 +65,7 @@ struct PairMaterials {
 // theory 2, section 2.1, "tension allowed"); 1 at e = 0, 0 at e = 1.
 inline double dampingRatioFromRestitution(double e) {
   if (!(e > 0.0)) return 1.0;
+  if (e >= 1.0) return 0.0;  // (no dashpots: +0, where -ln 1 / pi would be -0)
   const double l = std::log(e);
   return -l / std::sqrt(3.14159265358979323846 * 3.14159265358979323846 + l * l);
 }

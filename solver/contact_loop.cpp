@@ -88,15 +88,18 @@ struct LaneOutputs {
 };
 
 // The columns of kLanes consecutive contacts from k0 (a multiple of kLanes: aligned vector loads),
-// column c at c * stride from one pointer (ContactStore::batch). Passed by value, so that the
-// pointer and the stride stay in registers across the stores (no reload after each masked store).
+// column c at c * stride from one pointer (ContactStore::batch), a column of the results' group
+// `shift` columns before (ContactStore::resultsShift: the tiles without the dashpots' group). Passed
+// by value, so that the pointers and the stride stay in registers across the stores (no reload
+// after each masked store).
 struct ColumnBatch {
   double* base;        // ContactStore::batch(k0)
   std::size_t stride;  // ContactStore::stride()
+  double* results;     // base - shift * stride
   Lanes load(std::size_t c) const { return Lanes(base + c * stride, stdx::vector_aligned); }
   V3<Lanes> v3(std::size_t c) const { return {load(c), load(c + 1), load(c + 2)}; }
   void store(std::size_t c, const LaneMask& m, const Lanes& x) const {
-    where(m, x).copy_to(base + c * stride, stdx::vector_aligned);
+    where(m, x).copy_to((c >= col::resultsBegin ? results : base) + c * stride, stdx::vector_aligned);
   }
   void store(std::size_t c, const LaneMask& m, const V3<Lanes>& x) const {
     store(c, m, x.x);
@@ -104,6 +107,10 @@ struct ColumnBatch {
     store(c + 2, m, x.z);
   }
 };
+ColumnBatch columnBatch(ContactStore& cs, std::size_t k0) {
+  double* base = cs.batch(k0);
+  return {base, cs.stride(), base - cs.resultsShift() * cs.stride()};
+}
 
 // Stages contact k in lane j if it goes through the kernel: real at the last step, or its bodies
 // may touch now (the shape pair's quick test); returns false otherwise (the lane stays idle).
@@ -146,6 +153,7 @@ inline void stageIdleLane(LaneInputs<inCount>& in, std::size_t j) {
 
 // The kernel's input for a batch (KernelInput's functions): each input loaded from the staged lanes
 // or the columns where the kernel uses it.
+template <bool Dashpots>
 struct BatchInput {
   const LaneInputs<inCount>& in;
   const ColumnBatch cb;
@@ -161,12 +169,16 @@ struct BatchInput {
   V3<Lanes> phi() const { return cb.v3(col::phix); }
   Lanes uNPrev() const { return cb.load(col::ux); }
   LawState<Lanes> state() const {
+    if constexpr (!Dashpots) return {cb.load(col::uy), cb.load(col::uz), Lanes(0.0), Lanes(0.0), Lanes(0.0)};
     return {cb.load(col::uy), cb.load(col::uz), cb.load(col::dampN), cb.load(col::dampY), cb.load(col::dampZ)};
   }
+  // (without dashpots the tiles may hold no dashpots' coefficients: zero, as a contact then holds)
   template <class Law>
   typename Law::template Params<Lanes> params() const {
+    static_assert(Law::kParams == kMaxLawParams, "the dashpots' coefficients are the last kDashpotParams");
     Lanes values[Law::kParams];
-    for (std::size_t i = 0; i < Law::kParams; ++i) values[i] = cb.load(col::param + i);
+    for (std::size_t i = 0; i < Law::kParams; ++i)
+      values[i] = Dashpots || col::param + i < col::dashpotsBegin ? cb.load(col::param + i) : Lanes(0.0);
     return Law::params(values);
   }
 };
@@ -178,7 +190,7 @@ template <class Law, bool Dashpots>
 [[gnu::noinline]] void kernelBatch(const LaneInputs<inCount>& in, const ColumnBatch cb, double dtScalar,
                                    LaneOutputs& out) {
   contactKernel<Law, Dashpots, Lanes>(
-      BatchInput{in, cb}, Lanes(dtScalar), [&](const KernelOutput<Lanes>& r) __attribute__((always_inline)) {
+      BatchInput<Dashpots>{in, cb}, Lanes(dtScalar), [&](const KernelOutput<Lanes>& r) __attribute__((always_inline)) {
         const LaneMask kernel = in.load(inKernel) != 0.0, touching = kernel && r.real;
         cb.store(col::qw, touching, r.h.frame.w);
         cb.store(col::qx, touching, r.h.frame.x);
@@ -370,11 +382,13 @@ BlockSums evaluateBlock(const Particles& p, ContactStore& cs, std::size_t nc, st
   const std::size_t begin = b * kEnergyBlock, end = std::min(nc, (b + 1) * kEnergyBlock);
   const std::uint32_t* id1 = cs.id1Data();
   const std::uint32_t* id2 = cs.id2Data();
+  const std::size_t width = cs.width();
+  DEM_ASSERT(!Dashpots || cs.dashpotColumns(), "contact stage with dashpots: the store keeps their columns");
   bool any = begin < end && stageBatch(p, cs, begin, end, shift, facets, in[0]);
   for (std::size_t k = begin, s = 0; k < end; k += kLanes, s ^= 1) {
     LaneOutputs out;
     const bool ran = any;
-    if (ran) kernelBatch<Law, Dashpots>(in[s], ColumnBatch{cs.batch(k), cs.stride()}, dt, out);
+    if (ran) kernelBatch<Law, Dashpots>(in[s], columnBatch(cs, k), dt, out);
     // The bodies of the contacts kPrefetchAhead ahead into cache (their ids are in order in the
     // columns, the bodies anywhere in memory).
     for (std::size_t a = k + kPrefetchAhead; a < std::min(end, k + kPrefetchAhead + kLanes); ++a)
@@ -383,7 +397,7 @@ BlockSums evaluateBlock(const Particles& p, ContactStore& cs, std::size_t nc, st
     // of each batch, and its masked stores would otherwise wait for each line to arrive.
     if (k + kTilesAhead * kColumnPad < end) {
       const double* tile = cs.batch(k + kTilesAhead * kColumnPad);
-      for (std::size_t c = 0; c < col::count; ++c) __builtin_prefetch(tile + c * kColumnPad, 1);
+      for (std::size_t c = 0; c < width; ++c) __builtin_prefetch(tile + c * kColumnPad, 1);
     }
     any = k + kLanes < end && stageBatch(p, cs, k + kLanes, end, shift, facets, in[s ^ 1]);
     finishBatch<Law, Dashpots>(cs, k, end, in[s], out, sink, sums, changed);  // (no kernel lane: `out` not read)
@@ -670,6 +684,7 @@ ContactStageResult contactStage(Particles& p, const std::vector<Material>& mater
                                 ContactScratch& scratch, ContactLaw law, const PeriodicShift* shift, bool dashpots, SumOrder order) {
   // the law chosen once for the stage (laws.hpp), never per contact
   const bool byUser = order == SumOrder::UserIds;
+  if (dashpots) contacts.useDashpotColumns(true);  // (their coefficients and forces are read and written)
   return withLaw(law, [&](auto l) {
     return dashpots ? stage<decltype(l), true>(p, materials, contacts, dt, scratch, shift, byUser)
                     : stage<decltype(l), false>(p, materials, contacts, dt, scratch, shift, byUser);

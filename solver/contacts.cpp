@@ -101,24 +101,24 @@ void ContactStore::set(std::size_t k, const Contact& c) {
 
 void ContactStore::setColumns(std::size_t k, const Contact& c) {
   DEM_ASSERT(!c.real || !unmixed(c.params), "ContactStore::set: a real contact holds its law parameters");
-  at(col::elastic, k) = c.elastic;
-  at(col::dissipated, k) = c.dissipated;
-  for (std::size_t i = 0; i < kMaxLawParams; ++i) at(col::param + i, k) = c.params[i];
-  at(col::qw, k) = c.frame.w();
-  at(col::qx, k) = c.frame.x();
-  at(col::qy, k) = c.frame.y();
-  at(col::qz, k) = c.frame.z();
-  const auto put = [&](std::size_t c0, const Vec3& v) {
-    for (std::size_t w = 0; w < 3; ++w) at(c0 + w, k) = v[static_cast<Eigen::Index>(w)];
+  put(col::elastic, k, c.elastic);
+  put(col::dissipated, k, c.dissipated);
+  for (std::size_t i = 0; i < kMaxLawParams; ++i) put(col::param + i, k, c.params[i]);
+  put(col::qw, k, c.frame.w());
+  put(col::qx, k, c.frame.x());
+  put(col::qy, k, c.frame.y());
+  put(col::qz, k, c.frame.z());
+  const auto putVec = [&](std::size_t c0, const Vec3& v) {
+    for (std::size_t w = 0; w < 3; ++w) put(c0 + w, k, v[static_cast<Eigen::Index>(w)]);
   };
-  put(col::nx, c.normal);
-  put(col::px, c.point);
-  put(col::ux, c.u);
-  put(col::phix, c.phi);
-  put(col::fx, c.force);
-  put(col::t1x, c.torque1);
-  put(col::t2x, c.torque2);
-  put(col::dampN, c.damp);
+  putVec(col::nx, c.normal);
+  putVec(col::px, c.point);
+  putVec(col::ux, c.u);
+  putVec(col::phix, c.phi);
+  putVec(col::fx, c.force);
+  putVec(col::t1x, c.torque1);
+  putVec(col::t2x, c.torque2);
+  putVec(col::dampN, c.damp);
 }
 
 void ContactStore::reserve(std::size_t n) {
@@ -135,17 +135,52 @@ void ContactStore::reserve(std::size_t n) {
 // The tiles grow or shrink at their end (ColumnBuffer: in place where the system allows); the new
 // ones are filled with the defaults.
 void ContactStore::reallocate(std::size_t capacity) {
-  data_.resize(col::count * capacity);
+  data_.resize(width() * capacity);
   for (std::size_t t = capacity_ / kColumnPad; t < capacity / kColumnPad; ++t)
     for (std::size_t c = 0; c < col::count; ++c)
-      std::fill_n(data_.data() + offset(c, t * kColumnPad), kColumnPad, kDefault.v[c]);
+      if (hasColumn(c)) std::fill_n(data_.data() + offset(c, t * kColumnPad), kColumnPad, kDefault.v[c]);
   capacity_ = capacity;
+}
+
+bool ContactStore::useDashpotColumns(bool keep) {
+  if (keep == dashpotColumns_) return true;
+  const std::size_t tiles = capacity_ / kColumnPad, lanes = kColumnPad;
+  if (!keep) {
+    for (std::size_t k = 0; k < limit_; ++k)
+      for (std::size_t c = col::dashpotsBegin; c < col::resultsBegin; ++c)
+        if (!positiveZero(data_[offset(c, k)])) return false;
+    // each tile moved forward (to a place at or before its own), its columns in order, before the
+    // buffer shrinks: every block is moved before anything is written over it
+    const std::size_t from = col::count * lanes, to = (col::count - kDashpotColumns) * lanes;
+    double* d = data_.data();
+    for (std::size_t t = 0; t < tiles; ++t) {
+      std::memmove(d + t * to, d + t * from, col::dashpotsBegin * lanes * sizeof(double));
+      std::memmove(d + t * to + col::dashpotsBegin * lanes, d + t * from + col::resultsBegin * lanes,
+                   (col::count - col::resultsBegin) * lanes * sizeof(double));
+    }
+    dashpotColumns_ = false;
+    data_.resize(width() * capacity_);
+    return true;
+  }
+  // the buffer grows, then each tile moves back (to a place at or after its own), from the last
+  data_.resize(col::count * capacity_);
+  const std::size_t from = (col::count - kDashpotColumns) * lanes, to = col::count * lanes;
+  double* d = data_.data();
+  for (std::size_t t = tiles; t-- > 0;) {
+    std::memmove(d + t * to + col::resultsBegin * lanes, d + t * from + col::dashpotsBegin * lanes,
+                 (col::count - col::resultsBegin) * lanes * sizeof(double));
+    std::memmove(d + t * to, d + t * from, col::dashpotsBegin * lanes * sizeof(double));
+    std::fill_n(d + t * to + col::dashpotsBegin * lanes, kDashpotColumns * lanes, 0.0);
+  }
+  dashpotColumns_ = true;
+  return true;
 }
 
 void ContactStore::resizeColumns(std::size_t n) {
   // dropped entries with columns back to the defaults (the entries from limit_ on hold them)
   for (std::size_t k = n; k < limit_; ++k)
-    for (std::size_t c = 0; c < col::count; ++c) at(c, k) = kDefault.v[c];
+    for (std::size_t c = 0; c < col::count; ++c)
+      if (hasColumn(c)) at(c, k) = kDefault.v[c];
   limit_ = std::min(limit_, n);
   id1_.resize(n);
   id2_.resize(n);
@@ -165,7 +200,8 @@ void ContactStore::materialize(std::size_t m) {
   // the tiles grow at their end (ColumnBuffer's mremap moves pages, it copies none).
   if (need > capacity_) reallocate(padded(std::max(need, capacity_ + capacity_ / 16)));
   for (std::size_t k = limit_; k < m; ++k)
-    for (std::size_t i = 0; i < kMaxLawParams; ++i) data_[offset(col::param + i, k)] = kUnmixed;
+    for (std::size_t i = 0; i < kMaxLawParams; ++i)
+      if (hasColumn(col::param + i)) data_[offset(col::param + i, k)] = kUnmixed;
   limit_ = m;
 }
 
@@ -174,7 +210,8 @@ void ContactStore::fitColumns(std::size_t m) {
   if (m >= limit_) materialize(m);
   for (std::size_t k = m; k < limit_; ++k) {
     DEM_ASSERT(!real_[k], "fitColumns: a contact made lean is not real");
-    for (std::size_t c = 0; c < col::count; ++c) data_[offset(c, k)] = kDefault.v[c];
+    for (std::size_t c = 0; c < col::count; ++c)
+      if (hasColumn(c)) data_[offset(c, k)] = kDefault.v[c];
   }
   limit_ = m;
   // (a buffer more than twice the size needed is given back)
@@ -243,13 +280,16 @@ void ContactStore::clear() {
 void ContactStore::swap(std::size_t a, std::size_t b) {
   const std::size_t lo = std::min(a, b), hi = std::max(a, b);
   if (hi < limit_) {
-    for (std::size_t c = 0; c < col::count; ++c) std::swap(data_[offset(c, a)], data_[offset(c, b)]);
+    for (std::size_t c = 0; c < col::count; ++c)
+      if (hasColumn(c)) std::swap(data_[offset(c, a)], data_[offset(c, b)]);
   } else if (lo < limit_) {
     // a contact with columns moves to the lean tier (it holds no history: not real; its parameters
     // are dropped) and a lean one takes its columns with the defaults, no parameters
     DEM_ASSERT(!real_[lo], "ContactStore::swap: a contact that leaves the columns is not real");
-    for (std::size_t c = 0; c < col::count; ++c) data_[offset(c, lo)] = kDefault.v[c];
-    for (std::size_t i = 0; i < kMaxLawParams; ++i) data_[offset(col::param + i, lo)] = kUnmixed;
+    for (std::size_t c = 0; c < col::count; ++c)
+      if (hasColumn(c)) data_[offset(c, lo)] = kDefault.v[c];
+    for (std::size_t i = 0; i < kMaxLawParams; ++i)
+      if (hasColumn(col::param + i)) data_[offset(col::param + i, lo)] = kUnmixed;
   }
   std::swap(id1_[a], id1_[b]);
   std::swap(id2_[a], id2_[b]);
@@ -415,14 +455,14 @@ void ContactStore::assertInvariants(const Particles& p) const {
     DEM_ASSERT(id1_.size() == size_ && id2_.size() == size_ && type_.size() == size_ && real_.size() == size_ &&
                    (cellDist_.empty() || cellDist_.size() == size_),
                "every per-contact array holds size() entries");
-    DEM_ASSERT(data_.size() == col::count * capacity_ && capacity_ >= limit_ && capacity_ % kColumnPad == 0,
+    DEM_ASSERT(data_.size() == width() * capacity_ && capacity_ >= limit_ && capacity_ % kColumnPad == 0,
                "columns padded");
     DEM_ASSERT(limit_ <= size_, "the lean tier holds the contacts from columnEnd()");
     for (std::size_t k = 0; k < limit_; ++k)
       DEM_ASSERT(!real_[k] || data_[offset(col::param, k)] != kUnmixed, "a real contact holds its law parameters");
     for (std::size_t k = limit_; k < std::min(capacity_, padded(limit_) + kColumnPad); ++k)
       for (std::size_t c = 0; c < col::count; ++c)
-        DEM_ASSERT(data_[offset(c, k)] == kDefault.v[c],
+        DEM_ASSERT(!hasColumn(c) || data_[offset(c, k)] == kDefault.v[c],
                    "the column entries from columnEnd() on hold a default Contact (the batches' idle lanes)");
     for (std::size_t k = limit_; k < size_; ++k) DEM_ASSERT(!real_[k], "a lean contact is not real");
     if (adjacencyValid_) assertAdjacency(p);
@@ -544,6 +584,7 @@ void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
   };
   std::vector<double> old(end - begin);
   for (std::size_t c = 0; c < col::count; ++c) {
+    if (!hasColumn(c)) continue;
     for (std::size_t m = 0; m < old.size(); ++m) old[m] = at(c, begin + m);
     for (std::size_t m = 0; m < order.size(); ++m) at(c, begin + m) = old[order[m] - begin];
   }

@@ -111,7 +111,10 @@ inline std::uint64_t pairKey(std::uint32_t a, std::uint32_t b) {
   return (lo << 32) | hi;
 }
 
-// The columns of doubles, one per scalar field of Contact (the frame as w, x, y, z).
+// The columns of doubles, one per scalar field of Contact (the frame as w, x, y, z), in three
+// groups: the history every law reads, [0, dashpotsBegin); the dashpots' coefficients and forces,
+// [dashpotsBegin, resultsBegin), which a store keeps only while some contact may have dashpots
+// (ContactStore::useDashpotColumns); the results of the step, [resultsBegin, count).
 namespace col {
 enum : std::size_t {
   qw,
@@ -121,15 +124,19 @@ enum : std::size_t {
   nx,
   ny,
   nz,  // normal
-  px,
-  py,
-  pz,  // point
   ux,
   uy,
   uz,  // u
   phix,
   phiy,
-  phiz,  // phi
+  phiz,   // phi
+  param,  // params: kMaxLawParams columns from here (the dashpots' kDashpotParams last)
+  dampN = param + kMaxLawParams,
+  dampY,
+  dampZ,  // damp
+  px,
+  py,
+  pz,  // point
   fx,
   fy,
   fz,  // force
@@ -141,13 +148,13 @@ enum : std::size_t {
   t2z,  // torque2
   elastic,
   dissipated,
-  dampN,
-  dampY,
-  dampZ,  // damp
-  param,  // params: kMaxLawParams columns from here
-  count = param + kMaxLawParams
+  count,
+  dashpotsBegin = param + kMaxLawParams - kDashpotParams,
+  resultsBegin = px
 };
 }  // namespace col
+// The columns of the dashpots' group.
+inline constexpr std::size_t kDashpotColumns = col::resultsBegin - col::dashpotsBegin;
 
 // The real contacts are sorted by (id1, id2) again when more than 1/kSortDisorder of them follow
 // one with a larger pair (ContactStore::partition, gatherReal). A sort permutes every column and
@@ -320,14 +327,29 @@ class ContactStore {
     }
   }
   // Column c (col::*) of contact k; written only where the contact has its columns (k < columnEnd()).
+  // Writing a column of the dashpots' group where the store keeps none adds the group.
   double& at(std::size_t c, std::size_t k) {
     DEM_ASSERT(k < limit_, "ContactStore::at: a contact with columns");
+    if (!hasColumn(c)) useDashpotColumns(true);
     return data_[offset(c, k)];
   }
   double at(std::size_t c, std::size_t k) const {
-    if (k < limit_) return data_[offset(c, k)];
-    return c >= col::param ? kUnmixed : defaultColumn(c);
+    if (k < limit_ && hasColumn(c)) return data_[offset(c, k)];
+    return k >= limit_ && c >= col::param && c < col::param + kMaxLawParams ? kUnmixed : defaultColumn(c);
   }
+  // Whether the tiles hold column c: all but the dashpots' group when the store keeps none (a
+  // contact then holds zeros there: its dashpots' coefficients and forces).
+  bool hasColumn(std::size_t c) const { return dashpotColumns_ || c < col::dashpotsBegin || c >= col::resultsBegin; }
+  // Keep the dashpots' group of columns, or not: without it each contact holds less than
+  // three-quarters of the doubles (a scene whose materials all have restitution 1 has no dashpots).
+  // Dropping it is refused (and false returned) unless every contact holds +0 there; adding it gives
+  // every contact +0. The tiles are moved in place (no second copy of the columns).
+  bool useDashpotColumns(bool keep);
+  bool dashpotColumns() const { return dashpotColumns_; }
+  // Where the results' group begins in a tile: col::resultsBegin less the dashpots' group when the
+  // store keeps none (the contact loop's stores).
+  std::size_t resultsShift() const { return dashpotColumns_ ? 0 : kDashpotColumns; }
+  std::size_t width() const { return dashpotColumns_ ? col::count : col::count - kDashpotColumns; }
   // The contacts the contact loop visits at this step, gathered in front: those before realEnd()
   // (the real ones) and, moved right behind them (partitionBy's swaps), those of [realEnd(),
   // activeEnd()) with visit[k - realEnd()] != 0 (the loop's choice: real, or bodies that may touch
@@ -346,7 +368,7 @@ class ContactStore {
     for (std::size_t k = from; k < m; ++k)
       if (data_[offset(col::param, k)] == kUnmixed) {
         const LawValues v = mix(pair(k));
-        for (std::size_t i = 0; i < kMaxLawParams; ++i) data_[offset(col::param + i, k)] = v[i];
+        for (std::size_t i = 0; i < kMaxLawParams; ++i) put(col::param + i, k, v[i]);
       }
     return m;
   }
@@ -562,11 +584,20 @@ class ContactStore {
 
  private:
   // Column c of contact k: the columns of kColumnPad consecutive contacts lie together (a tile of
-  // col::count x kColumnPad doubles), so that a batch reads and writes one stretch of memory, not
-  // col::count streams one column length apart.
-  static std::size_t offset(std::size_t c, std::size_t k) {
-    return (k / kColumnPad) * (col::count * kColumnPad) + c * kColumnPad + k % kColumnPad;
+  // width() x kColumnPad doubles), so that a batch reads and writes one stretch of memory, not
+  // width() streams one column length apart. c must be held (hasColumn).
+  std::size_t offset(std::size_t c, std::size_t k) const { return tile(k) + place(c) * kColumnPad + k % kColumnPad; }
+  std::size_t tile(std::size_t k) const { return (k / kColumnPad) * (width() * kColumnPad); }
+  // Column c's place in a tile.
+  std::size_t place(std::size_t c) const { return c >= col::resultsBegin ? c - resultsShift() : c; }
+  bool dashpotColumns_ = true;
+  // Column c of contact k := v where the store holds c; where it does not (the dashpots' group) a
+  // value other than +0 adds the group first.
+  void put(std::size_t c, std::size_t k, double v) {
+    if (hasColumn(c)) data_[offset(c, k)] = v;
+    else if (!positiveZero(v)) at(c, k) = v;
   }
+  static bool positiveZero(double v) { return v == 0.0 && !std::signbit(v); }
   static double defaultColumn(std::size_t c);
   std::size_t size_ = 0;
   ColumnBuffer data_;         // the tiles of columns, room for capacity_ contacts

@@ -38,6 +38,7 @@ void moveHistory(ContactStore& cs, std::size_t from, std::size_t to) {
   const double defaults[] = {d.frame.w(), d.frame.x(), d.frame.y(), d.frame.z(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
                              0.0,         0.0,         0.0,         0.0,         0.0, 0.0, 0.0, 0.0, 0.0};
   for (std::size_t i = 0; i < std::size(kHistory); ++i) {
+    if (!cs.hasColumn(kHistory[i])) continue;  // (the dashpots' forces of a store without them: zero)
     cs.at(kHistory[i], to) = cs.at(kHistory[i], from);
     cs.at(kHistory[i], from) = defaults[i];
   }

@@ -110,6 +110,8 @@ void Scene::updateCollider() {
   // (each body's distance too, as the collider's pass measured it, unless it ran: all zero then)
   contacts.setMoveSinceRun(move, !ran && move < unknown);
   if (ran) {
+    // (at each run, rather than each step: dropping the group first checks every contact)
+    contacts.useDashpotColumns(hasDashpots());
     contacts.partition([&](const ContactPair& c) { return dormant(c); });
     contacts.recordRunGaps([&](const ContactPair& c) {
       return cell ? periodicCollider.runGap(particles, c) : collider.runGap(particles, c);

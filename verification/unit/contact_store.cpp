@@ -389,4 +389,54 @@ BOOST_AUTO_TEST_CASE(lean_contacts_hold_defaults_and_no_parameters) {
   cs.assertInvariants(s.particles);
 }
 
+// The dashpots' group of columns (ContactStore::useDashpotColumns). A scene whose materials all
+// have restitution 1 keeps none after its collider runs, and every contact reads back as it did with
+// them (bit for bit: zero coefficients and forces); a scene with dashpots keeps them. Dropping is
+// refused while a contact holds anything but +0 there; writing such a value into a store without
+// them brings them back, with every other contact unchanged. Reference: the contacts as values
+// before each change.
+BOOST_AUTO_TEST_CASE(a_store_without_dashpots_keeps_no_dashpot_columns) {
+  Scene s = stirredPour(300);
+  BOOST_TEST_REQUIRE(!s.hasDashpots());
+  ContactStore& cs = s.contacts;
+  BOOST_TEST(!cs.dashpotColumns());  // (the scene dropped them at a collider run)
+  BOOST_TEST(cs.width() == col::count - kDashpotColumns);
+  const std::vector<Contact> before = cs.values();
+  BOOST_TEST_REQUIRE(cs.useDashpotColumns(true));
+  BOOST_TEST(cs.dashpotColumns());
+  std::size_t differ = 0;
+  for (std::size_t k = 0; k < cs.size(); ++k) differ += !sameContact(cs.get(k), before[k]);
+  BOOST_TEST(differ == 0u);
+  BOOST_TEST_REQUIRE(cs.useDashpotColumns(false));  // (all +0 still)
+  for (std::size_t k = 0; k < cs.size(); ++k) differ += !sameContact(cs.get(k), before[k]);
+  BOOST_TEST(differ == 0u);
+
+  // a value other than +0 (here -0) in the group brings it back and is kept; dropping is refused
+  std::size_t k = 0;
+  while (k < cs.size() && !cs.real(k)) ++k;
+  BOOST_TEST_REQUIRE(k < cs.columnEnd());
+  Contact c = cs.get(k);
+  c.damp = Vec3(1.0, -0.0, 2.0);
+  c.params[kMaxLawParams - 1] = 3.0;
+  cs.set(k, c);
+  BOOST_TEST(cs.dashpotColumns());
+  BOOST_TEST(sameContact(cs.get(k), c));
+  BOOST_TEST(!cs.useDashpotColumns(false));
+  BOOST_TEST(cs.dashpotColumns());
+  for (std::size_t j = 0; j < cs.size(); ++j) differ += j != k && !sameContact(cs.get(j), before[j]);
+  BOOST_TEST(differ == 0u);
+
+  // with dashpots the scene keeps them
+  DepositionSpec spec;
+  spec.n = 400;
+  spec.speed = 0.3;
+  Scene d = depositionScene(spec);
+  for (Material& m : d.materials) m.restitution = 0.7;
+  d.run(50);
+  BOOST_TEST(d.contacts.dashpotColumns());
+  std::size_t withDashpots = 0;
+  for (std::size_t j = 0; j < d.contacts.columnEnd(); ++j) withDashpots += d.contacts.real(j) && d.contacts.get(j).params[kMaxLawParams - 1] > 0.0;
+  BOOST_TEST(withDashpots > 0u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
