@@ -140,7 +140,7 @@ void Collider::restore(State s, std::size_t nParticles) {
   initialised_ = s.initialised;
 }
 
-bool Collider::needsRun(const Particles& p, std::vector<float>* moves) const {
+bool Collider::needsRun(const Particles& p) const {
   constexpr double inf = std::numeric_limits<double>::infinity();
   moveSinceRun_ = inf;
   if (!initialised_ || refPos_.size() != p.size() || refVertices_.size() != 3 * p.facets.size()) return true;
@@ -155,15 +155,12 @@ bool Collider::needsRun(const Particles& p, std::vector<float>* moves) const {
     }
   const std::size_t n = p.size();
   int moved = 0;
-  if (moves) moves->resize(n);
-  float* move = moves ? moves->data() : nullptr;
   // seed: L_mn = |X^n - X^m| > dL triggers the run
 #pragma omp parallel for schedule(static) reduction(max : moved, move2) if (n > kParallelThreshold)
   for (std::size_t i = 0; i < n; ++i) {
     const double d2 = (p.pos[i] - refPos_[i]).squaredNorm();
     if (d2 > dL2) moved = 1;
     move2 = std::max(move2, std::isnan(d2) ? inf : d2);
-    if (move) move[i] = p.shape[i] == Shape::Sphere ? bodyMove(d2) : std::numeric_limits<float>::infinity();
   }
   moveSinceRun_ = std::sqrt(move2);
   return moved != 0;
@@ -227,7 +224,7 @@ void Collider::handleInversion(std::uint32_t a, std::uint32_t b, const Particles
 }
 
 bool Collider::update(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts) {
-  if (!needsRun(p, &contacts.bodyMoveBuffer())) return false;
+  if (!needsRun(p)) return false;
   const bool full = !initialised_ || refPos_.size() != p.size();
   dL_ = sweepLengthFor(p, verletDist);
   lo_.swap(loPrev_);

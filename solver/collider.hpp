@@ -69,10 +69,7 @@ class Collider {
   // The law of the contacts it creates (their parameters from the law's mixing rule).
   ContactLaw law = ContactLaw::Cundall;
 
-  // moves (optional): each body's distance from its place at the last run (bodyMove, contacts.hpp;
-  // +inf for a body that is not a sphere), written when the pass measures every body
-  // (moveSinceRun() finite afterwards).
-  bool needsRun(const Particles& p, std::vector<float>* moves = nullptr) const;
+  bool needsRun(const Particles& p) const;
   // The farthest any body (a facet: any of its vertices) has moved from its place at the last run,
   // as the last needsRun() found it (0 after a run; +inf before the first): until the next run a
   // contact's gap is at least runGap - 2 moveSinceRun().

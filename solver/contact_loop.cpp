@@ -414,9 +414,8 @@ inline float roundedUp(double x) {
 // The loop's choice for each active contact after the real ones (visit[k - realEnd()]): real, or
 // its bodies may touch now (the shape pair's quick test, as stageLane asks it; a facet contact with
 // the triangle's closest point before the facet pass decides which count). A contact whose gap at
-// the collider's run exceeds twice the farthest any body has moved since, or the sum of its own two
-// bodies' distances from their places at the run (ContactStore::bodyMoves), is apart without a
-// test (ContactStore::recordRunGaps: its bodies' positions are not read).
+// the collider's run exceeds twice the farthest any body has moved since is apart without a test
+// (ContactStore::recordRunGaps: its bodies are not read).
 void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShift* shift,
                    std::vector<std::uint8_t>& visit) {
   const std::size_t r = cs.realEnd(), a = cs.activeEnd();  // (realEnd() <= activeEnd())
@@ -427,7 +426,6 @@ void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShi
   const std::uint8_t* real = cs.realData();
   const float* gap = cs.runGapData();
   const float reach = roundedUp(2.0 * cs.moveSinceRun());  // (a float gap above it exceeds 2 move)
-  const float* moves = cs.bodyMoves();                      // (or nullptr)
   const Mat3* H = shift ? &shift->H : nullptr;
   const std::size_t count = a - r, words = (count + 63) / 64;
   // 64 contacts at a time: the flags and the first test without branches, then the contacts that
@@ -443,7 +441,6 @@ void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShi
     }
     for (; open != 0; open &= open - 1) {
       const std::size_t q = q0 + static_cast<std::size_t>(std::countr_zero(open)), k = r + q;
-      if (moves && apartByMoves(gap[k], moves[id1[k]], moves[id2[k]])) continue;
       const Vec3 x2 = secondPoint(p, type[k], id1[k], id2[k], cs.cellDist(k), H);
       visit[q] = mayTouch(pairInput(p, type[k], id1[k], id2[k], x2), type[k]);
     }

@@ -95,16 +95,6 @@ inline bool unmixed(const LawValues& v) { return v[0] == kUnmixed; }
 using CellOffset = std::array<std::int16_t, 3>;
 inline constexpr int kMaxCellOffset = std::numeric_limits<std::int16_t>::max();
 
-// A body's distance sqrt(d2) from its place at the collider's last run, as a float above it (by a
-// relative 1e-6 before the rounding to float, which moves it by at most 6e-8): the sum of two such
-// bounds, taken in double, is above the sum of the distances whatever the round-off. NaN stays NaN
-// (a test "gap > bound" then fails: no contact is skipped on it).
-inline float bodyMove(double d2) { return static_cast<float>(std::sqrt(d2) * (1.0 + 1e-6)); }
-// Whether a contact whose gap at the collider's run is at least `gap` (ContactStore::recordRunGaps)
-// cannot touch now, its bodies having moved no farther than move1 and move2 (bodyMove) since.
-inline bool apartByMoves(float gap, float move1, float move2) {
-  return static_cast<double>(gap) > static_cast<double>(move1) + static_cast<double>(move2);
-}
 
 inline std::uint64_t pairKey(std::uint32_t a, std::uint32_t b) {
   const std::uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
@@ -383,18 +373,8 @@ class ContactStore {
     for (std::size_t k = 0; k < size_; ++k) runGap_[k] = kUnknownGap;
     for (std::size_t k = realEnd(); k < activeEnd(); ++k) runGap_[k] = roundedDown(runGap(pair(k)));
   }
-  // perBody: bodyMoves() holds each body's own distance from its place at the run (bodyMove; +inf
-  // where not measured), as the collider's last needsRun wrote it into bodyMoveBuffer(): then the
-  // gap of a contact is also at least runGap - (move1 + move2), a bound that a few fast bodies do
-  // not loosen for all the others.
-  void setMoveSinceRun(double move, bool perBody = false) {
-    moveSinceRun_ = move;
-    bodyMovesKnown_ = perBody;
-  }
+  void setMoveSinceRun(double move) { moveSinceRun_ = move; }
   double moveSinceRun() const { return moveSinceRun_; }
-  std::vector<float>& bodyMoveBuffer() { return bodyMove_; }
-  // The bodies' distances when setMoveSinceRun said they are known, else nullptr.
-  const float* bodyMoves() const { return bodyMovesKnown_ ? bodyMove_.data() : nullptr; }
   const float* runGapData() const { return runGap_.data(); }
   // The batch of contacts from k0 (a multiple of kLanes) for the contact loop: column c of contact
   // k0 + j at batch(k0) + c * stride() + j (j < kLanes); k0 < columnEnd().
@@ -623,8 +603,6 @@ class ContactStore {
   }
   std::vector<float> runGap_;  // recordRunGaps, moved with each contact
   double moveSinceRun_ = std::numeric_limits<double>::infinity();
-  std::vector<float> bodyMove_;  // per body slot (setMoveSinceRun)
-  bool bodyMovesKnown_ = false;
   std::vector<std::uint32_t> id1_, id2_;
   std::vector<ContactType> type_;
   std::vector<std::uint8_t> real_;

@@ -255,7 +255,7 @@ void PeriodicCollider::wallPass(const Particles& p, const std::vector<Material>&
   }
 }
 
-bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell, std::vector<float>* moves) const {
+bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
   constexpr double inf = std::numeric_limits<double>::infinity();
   moveSinceRun_ = inf;
   const std::size_t n = p.size();
@@ -278,15 +278,11 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell, std::vecto
   // covers the round-off of H^-1 x and H s and the slack of (V) many times over. Only (E) is then
   // evaluated, with the same bits; any other body takes both tests.
   const double kappa = runCell ? cell.H().cwiseAbs().rowwise().sum().maxCoeff() * invH.cwiseAbs().rowwise().sum().maxCoeff() : 0.0;
-  if (moves) moves->resize(n);
-  float* move = moves && runCell ? moves->data() : nullptr;
 #pragma omp parallel for schedule(static) reduction(max : out, move2) if (n > kParallelThreshold)
   for (std::size_t i = 0; i < n; ++i) {
-    if (move) move[i] = std::numeric_limits<float>::infinity();  // (a sphere's below)
     if (p.isClump[i]) continue;
     if (runCell && p.shape[i] == Shape::Sphere) {
       const double d2 = (p.pos[i] - hRun_ * s_[i]).squaredNorm();
-      if (move) move[i] = bodyMove(d2);
       const double inside = dL_ - 1e-12 * kappa * (2.0 * p.pos[i].cwiseAbs().maxCoeff() + p.radius[i] + 3.0 * dL_);
       if (inside > 0.0 && d2 <= inside * inside) {
         move2 = std::max(move2, d2);
@@ -325,7 +321,7 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell, std::vecto
 
 bool PeriodicCollider::update(const Particles& p, const Cell& cell, const std::vector<Material>& materials,
                               ContactStore& contacts) {
-  if (!needsRun(p, cell, &contacts.bodyMoveBuffer())) return false;
+  if (!needsRun(p, cell)) return false;
   const bool full = !initialised_ || s_.size() != p.size();
   dL_ = sweepLengthFor(p, verletDist);
   computeBoxes(p, cell);

@@ -140,9 +140,7 @@ class PeriodicCollider {
   ContactLaw law = ContactLaw::Cundall;
   // True unless criterion (V) above (and (E) while H is the run's: see dormant contacts) holds for
   // every body (and the lists are valid for these bodies and this dL).
-  // moves (optional): as Collider::needsRun's, while H is the run's (+inf for a body that is not a
-  // sphere).
-  bool needsRun(const Particles& p, const Cell& cell, std::vector<float>* moves = nullptr) const;
+  bool needsRun(const Particles& p, const Cell& cell) const;
   // Whether contact c cannot touch before the next run while H stays the run's (see above); false
   // before the first run and without H_run.
   bool dormant(const Particles& p, const ContactPair& c) const;

@@ -106,9 +106,7 @@ void Scene::updateCollider() {
   const bool ran = cell ? periodicCollider.update(particles, *cell, materials, contacts) : collider.update(particles, materials, contacts);
   // how far the bodies may have moved since the run (in a cell, only while H is the run's)
   constexpr double unknown = std::numeric_limits<double>::infinity();
-  const double move = cell ? (cellAtRest() ? periodicCollider.moveSinceRun() : unknown) : collider.moveSinceRun();
-  // (each body's distance too, as the collider's pass measured it, unless it ran: all zero then)
-  contacts.setMoveSinceRun(move, !ran && move < unknown);
+  contacts.setMoveSinceRun(cell ? (cellAtRest() ? periodicCollider.moveSinceRun() : unknown) : collider.moveSinceRun());
   if (ran) {
     // (at each run, rather than each step: dropping the group first checks every contact)
     contacts.useDashpotColumns(hasDashpots());
