@@ -405,12 +405,6 @@ BlockSums evaluateBlock(const Particles& p, ContactStore& cs, std::size_t nc, st
   return sums;
 }
 
-// The smallest float not below x (NaN: NaN).
-inline float roundedUp(double x) {
-  const auto f = static_cast<float>(x);
-  return static_cast<double>(f) < x ? std::nextafter(f, std::numeric_limits<float>::infinity()) : f;
-}
-
 // The loop's choice for each active contact after the real ones (visit[k - realEnd()]): real, or
 // its bodies may touch now (the shape pair's quick test, as stageLane asks it; a facet contact with
 // the triangle's closest point before the facet pass decides which count). A contact whose gap at
@@ -425,7 +419,7 @@ void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShi
   const ContactType* type = cs.typeData();
   const std::uint8_t* real = cs.realData();
   const float* gap = cs.runGapData();
-  const float reach = roundedUp(2.0 * cs.moveSinceRun());  // (a float gap above it exceeds 2 move)
+  const float reach = floatAbove(2.0 * cs.moveSinceRun());  // (a float gap above it exceeds 2 move)
   const Mat3* H = shift ? &shift->H : nullptr;
   const std::size_t count = a - r, words = (count + 63) / 64;
   // 64 contacts at a time: the flags and the first test without branches, then the contacts that

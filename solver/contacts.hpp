@@ -96,6 +96,18 @@ using CellOffset = std::array<std::int16_t, 3>;
 inline constexpr int kMaxCellOffset = std::numeric_limits<std::int16_t>::max();
 
 
+// The largest float not above x and the smallest not below it (NaN: NaN): the gaps at the
+// collider's run are kept as floats below them (a contact is never skipped on a rounded-up gap), and
+// the contact loop compares them with a float above twice the farthest move.
+inline float floatBelow(double x) {
+  const auto f = static_cast<float>(x);
+  return static_cast<double>(f) > x ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
+}
+inline float floatAbove(double x) {
+  const auto f = static_cast<float>(x);
+  return static_cast<double>(f) < x ? std::nextafter(f, std::numeric_limits<float>::infinity()) : f;
+}
+
 inline std::uint64_t pairKey(std::uint32_t a, std::uint32_t b) {
   const std::uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
   return (lo << 32) | hi;
@@ -371,7 +383,7 @@ class ContactStore {
   template <class RunGap>
   void recordRunGaps(RunGap&& runGap) {
     for (std::size_t k = 0; k < size_; ++k) runGap_[k] = kUnknownGap;
-    for (std::size_t k = realEnd(); k < activeEnd(); ++k) runGap_[k] = roundedDown(runGap(pair(k)));
+    for (std::size_t k = realEnd(); k < activeEnd(); ++k) runGap_[k] = floatBelow(runGap(pair(k)));
   }
   void setMoveSinceRun(double move) { moveSinceRun_ = move; }
   double moveSinceRun() const { return moveSinceRun_; }
@@ -597,10 +609,6 @@ class ContactStore {
   // Writes contact k's columns (k < limit_) from c.
   void setColumns(std::size_t k, const Contact& c);
   static constexpr float kUnknownGap = -std::numeric_limits<float>::infinity();
-  static float roundedDown(double g) {
-    const auto f = static_cast<float>(g);
-    return static_cast<double>(f) > g ? std::nextafter(f, kUnknownGap) : f;  // (NaN: NaN, never skipped)
-  }
   std::vector<float> runGap_;  // recordRunGaps, moved with each contact
   double moveSinceRun_ = std::numeric_limits<double>::infinity();
   std::vector<std::uint32_t> id1_, id2_;

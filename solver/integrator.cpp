@@ -383,13 +383,12 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
   const bool fastPath = settings.dampGravity || lambda == 0.0;
 
   // Each thread a contiguous share of the blocks, as the fields' loop and the contact stage's runs of
-  // contacts (sorted by their first body) divide the bodies: each thread finds its bodies in its own
-  // core's cache. (Handing blocks out as threads came free balanced the bodies that take the
-  // one-at-a-time path, which often lie together, but scattered the bodies over both cores: on the
-  // 10^4 bed with two threads the fields' loop took 39 us instead of 18 and the step 925 instead of
-  // 794.) Each body's terms go to the block's
-  // sums while every body is in the slot of its user id, else to its slot of scratch.terms, summed
-  // in the order of user ids after all blocks (sumTerms; TermSink).
+  // contacts (sorted by their first body) divide the bodies, so that each thread finds its bodies in
+  // its own core's cache (handing blocks out as threads came free balanced the one-at-a-time bodies,
+  // which often lie together, but moved the bodies between the cores at every step:
+  // docs/performance.md, two threads). Each body's terms go to the block's sums while every body is
+  // in the slot of its user id, else to its slot of scratch.terms, summed in the order of user ids
+  // after all blocks (sumTerms; TermSink).
   IntegratorScratch::Terms* terms = scratch.terms.data();
 #pragma omp parallel for schedule(static) if (nBlocks > 1)
   for (std::size_t b = 0; b < nBlocks; ++b) {
