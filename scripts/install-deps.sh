@@ -29,6 +29,7 @@ packages=(
   pybind11-dev python3-dev  # the Python module (python/, DEM_PYTHON; docs/python.md)
   python3-numpy python3-matplotlib  # its NumPy views and tests; the example examples/python/friction_sweep.py
   doxygen  # the API reference (target docs), linked from the report
+  libopenmpi-dev openmpi-bin  # several machines: mpi/, DEM_MPI (docs/mpi.md), mpirun in its tests
   chromium  # the report test (ctest label report) loads the report in headless Chromium
 )
 if [ $peers -eq 1 ]; then
