@@ -1,0 +1,411 @@
+#include "distributed_scene.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace dem::mpi {
+
+namespace {
+
+// A body as sent at an epoch's start: plain numbers, sent as bytes.
+struct BodyRecord {
+  std::uint32_t id = 0, material = 0;
+  std::uint8_t blocked = 0, velMidstep = 0, wall = 0, owned = 0;  // owned: by the receiving rank
+  std::int32_t wallAxis = -1;
+  double mass = 0.0, radius = 0.0;
+  double pos[3], vel[3], angVel[3], angMom[3], ori[4], inertia[3], force[3], torque[3], wallNormal[3];
+};
+static_assert(std::is_trivially_copyable_v<BodyRecord>);
+
+// A contact with its whole history (the store's record, as a checkpoint keeps it), by global ids.
+struct ContactRecord {
+  std::uint32_t id1 = 0, id2 = 0;
+  std::uint8_t type = 0, real = 0;
+  std::int32_t cellDist[3];
+  double elastic = 0.0, dissipated = 0.0;
+  double params[kMaxLawParams];
+  double frame[4], normal[3], point[3], u[3], phi[3], damp[3], force[3], torque1[3], torque2[3];
+};
+static_assert(std::is_trivially_copyable_v<ContactRecord>);
+
+// The state a ghost takes from its owner after each step.
+constexpr std::size_t kGhostValues = 17;  // pos, vel, angVel, angMom, ori (w x y z), velMidstep
+
+void put3(double* d, const Vec3& v) {
+  for (int k = 0; k < 3; ++k) d[k] = v[k];
+}
+Vec3 get3(const double* d) { return {d[0], d[1], d[2]}; }
+
+// Sends out[q] to rank q and returns what the ranks sent here, in the order of the senders.
+template <class T>
+std::vector<T> allToAll(const std::vector<std::vector<T>>& out, MPI_Comm comm) {
+  const auto n = out.size();
+  std::vector<int> sendCount(n), recvCount(n), sendAt(n), recvAt(n);
+  std::vector<T> send;
+  for (std::size_t q = 0; q < n; ++q) {
+    if (out[q].size() * sizeof(T) > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+      throw std::runtime_error("mpi exchange: more than 2 GB for one rank");
+    sendAt[q] = static_cast<int>(send.size() * sizeof(T));
+    sendCount[q] = static_cast<int>(out[q].size() * sizeof(T));
+    send.insert(send.end(), out[q].begin(), out[q].end());
+  }
+  MPI_Alltoall(sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT, comm);
+  std::size_t total = 0;
+  for (std::size_t q = 0; q < n; ++q) {
+    recvAt[q] = static_cast<int>(total);
+    total += static_cast<std::size_t>(recvCount[q]);
+  }
+  std::vector<T> recv(total / sizeof(T));
+  MPI_Alltoallv(send.data(), sendCount.data(), sendAt.data(), MPI_BYTE, recv.data(), recvCount.data(), recvAt.data(),
+                MPI_BYTE, comm);
+  return recv;
+}
+
+BodyRecord bodyRecord(const Particles& p, std::size_t i, std::uint32_t id) {
+  BodyRecord r;
+  r.id = id;
+  r.material = p.material[i];
+  r.blocked = p.blocked[i];
+  r.velMidstep = p.velMidstep[i];
+  r.wall = p.isWall(i) ? 1 : 0;
+  r.mass = p.mass[i];
+  r.radius = p.radius[i];
+  put3(r.pos, p.pos[i]);
+  put3(r.vel, p.vel[i]);
+  put3(r.angVel, p.angVel[i]);
+  put3(r.angMom, p.angMom[i]);
+  const Quat& q = p.ori[i];
+  r.ori[0] = q.w();
+  r.ori[1] = q.x();
+  r.ori[2] = q.y();
+  r.ori[3] = q.z();
+  put3(r.inertia, p.inertia[i]);
+  put3(r.force, p.force[i]);
+  put3(r.torque, p.torque[i]);
+  const Wall w = r.wall ? p.walls[p.shapeIndex[i]] : Wall{};
+  put3(r.wallNormal, w.normal);
+  r.wallAxis = w.axis;
+  return r;
+}
+
+// Appends the body to p with every bit of its state (Particles::add would normalise the orientation
+// and recompute the angular momentum).
+void addBody(Particles& p, const BodyRecord& r) {
+  std::size_t i = 0;
+  if (r.wall) {
+    i = p.addWall(get3(r.pos), get3(r.wallNormal), r.material);
+    p.walls[p.shapeIndex[i]] = Wall{get3(r.wallNormal), r.wallAxis};
+  } else {
+    ParticleSpec s;
+    s.pos = get3(r.pos);
+    s.radius = r.radius;
+    s.mass = r.mass;
+    s.inertia = get3(r.inertia);
+    s.material = r.material;
+    s.blocked = r.blocked;
+    i = p.add(s);
+  }
+  p.vel[i] = get3(r.vel);
+  p.angVel[i] = get3(r.angVel);
+  p.angMom[i] = get3(r.angMom);
+  p.ori[i] = Quat(r.ori[0], r.ori[1], r.ori[2], r.ori[3]);
+  p.force[i] = get3(r.force);
+  p.torque[i] = get3(r.torque);
+  p.velMidstep[i] = r.velMidstep;
+}
+
+ContactRecord contactRecord(const Contact& c, std::uint32_t id1, std::uint32_t id2) {
+  ContactRecord r;
+  r.id1 = id1;
+  r.id2 = id2;
+  r.type = static_cast<std::uint8_t>(c.type);
+  r.real = c.real;
+  for (int k = 0; k < 3; ++k) r.cellDist[k] = c.cellDist[k];
+  r.elastic = c.elastic;
+  r.dissipated = c.dissipated;
+  for (std::size_t k = 0; k < kMaxLawParams; ++k) r.params[k] = c.params[k];
+  r.frame[0] = c.frame.w();
+  r.frame[1] = c.frame.x();
+  r.frame[2] = c.frame.y();
+  r.frame[3] = c.frame.z();
+  put3(r.normal, c.normal);
+  put3(r.point, c.point);
+  put3(r.u, c.u);
+  put3(r.phi, c.phi);
+  put3(r.damp, c.damp);
+  put3(r.force, c.force);
+  put3(r.torque1, c.torque1);
+  put3(r.torque2, c.torque2);
+  return r;
+}
+
+Contact contact(const ContactRecord& r, std::uint32_t slot1, std::uint32_t slot2) {
+  Contact c;
+  c.id1 = slot1;
+  c.id2 = slot2;
+  c.type = static_cast<ContactType>(r.type);
+  c.real = r.real;
+  for (int k = 0; k < 3; ++k) c.cellDist[k] = r.cellDist[k];
+  c.elastic = r.elastic;
+  c.dissipated = r.dissipated;
+  for (std::size_t k = 0; k < kMaxLawParams; ++k) c.params[k] = r.params[k];
+  c.frame = Quat(r.frame[0], r.frame[1], r.frame[2], r.frame[3]);
+  c.normal = get3(r.normal);
+  c.point = get3(r.point);
+  c.u = get3(r.u);
+  c.phi = get3(r.phi);
+  c.damp = get3(r.damp);
+  c.force = get3(r.force);
+  c.torque1 = get3(r.torque1);
+  c.torque2 = get3(r.torque2);
+  return c;
+}
+
+// The Verlet distance of the scene's collider as a length (Collider::verletDist).
+double verletLength(const Scene& s) {
+  const double v = s.cell ? s.periodicCollider.verletDist : s.collider.verletDist;
+  double rMin = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < s.particles.size(); ++i)
+    if (!s.particles.isBoundary(i)) rMin = std::min(rMin, s.particles.radius[i]);
+  if (!std::isfinite(rMin)) rMin = 0.0;
+  return v > 0.0 ? v : v < 0.0 ? -v * rMin : 0.1 * rMin;
+}
+
+void requireSupported(const Scene& s) {
+  const Particles& p = s.particles;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p.isFacet(i)) throw std::invalid_argument("distributed scene: mesh walls are not supported yet");
+    if (p.isClump[i] || p.isClumpMember(i)) throw std::invalid_argument("distributed scene: clumps are not supported yet");
+  }
+  if (s.cell && (s.cell->velGrad() != Mat3::Zero() || s.cell->nextVelGrad() != Mat3::Zero()))
+    throw std::invalid_argument("distributed scene: a deforming cell is not supported yet");
+  if (s.dtSafety() > 0.0)
+    throw std::invalid_argument("distributed scene: the automatic time step is not supported yet; set dt");
+}
+
+}  // namespace
+
+DistributedScene::DistributedScene(const Scene& whole, MPI_Comm comm, double move) : comm_(comm), local_(whole) {
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &ranks_);
+  requireSupported(whole);
+  const Particles& p = whole.particles;
+  move_ = move > 0.0 ? move : verletLength(whole);
+  double rMax = 0.0;
+  std::vector<Vec3> x;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (!p.isBoundary(i)) {
+      rMax = std::max(rMax, p.radius[i]);
+      x.push_back(p.pos[i]);
+    }
+  reach_ = 2.0 * (rMax + move_) * (1.0 + 1e-9);
+  decomposition_ = Decomposition::bisect(x, ranks_, whole.cell ? std::optional<Mat3>(whole.cell->H()) : std::nullopt);
+  local_.setUserIdSums(true);  // (sums in the order of user ids: the same on every rank)
+  local_.setSpatialOrder(false);
+  // Every rank holds the whole scene: each takes every ranks_-th body as its own for the first
+  // epoch's start, which sends every body and contact to its place.
+  global_.resize(p.size());
+  owned_.resize(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    global_[i] = p.userId[i];
+    owned_[i] = static_cast<int>(p.userId[i] % static_cast<std::uint32_t>(ranks_)) == rank_ ? 1 : 0;
+  }
+  beginEpoch();
+  migrations_ = 0;  // (the first distribution is not a migration)
+}
+
+std::size_t DistributedScene::ownedCount() const {
+  return static_cast<std::size_t>(std::count(owned_.begin(), owned_.end(), std::uint8_t{1}));
+}
+
+void DistributedScene::beginEpoch() {
+  const Particles& p = local_.particles;
+  // the owner of a body (walls: rank 0, ghosts on every other rank), a function of its place only,
+  // so that every rank that holds the body finds the same
+  const auto ownerOf = [&](std::size_t i) { return p.isWall(i) ? 0 : decomposition_.owner(p.pos[i]); };
+  const auto near = [&](std::size_t i, int owner, std::vector<int>& out) {
+    out.clear();
+    if (p.isWall(i)) {
+      for (int q = 1; q < ranks_; ++q) out.push_back(q);
+    } else {
+      decomposition_.ranksNear(p.pos[i], reach_, owner, out);
+    }
+  };
+  std::vector<std::vector<BodyRecord>> bodiesOut(static_cast<std::size_t>(ranks_));
+  std::vector<std::vector<ContactRecord>> contactsOut(static_cast<std::size_t>(ranks_));
+  std::vector<int> ranksNear;
+  std::uint64_t moved = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (!owned_[i]) continue;
+    const int o = ownerOf(i);
+    if (o != rank_) ++moved;
+    BodyRecord r = bodyRecord(p, i, global_[i]);
+    r.owned = 1;
+    bodiesOut[static_cast<std::size_t>(o)].push_back(r);
+    r.owned = 0;
+    near(i, o, ranksNear);
+    for (const int q : ranksNear) bodiesOut[static_cast<std::size_t>(q)].push_back(r);
+  }
+  // each contact from the rank that owned its first body through the epoch (its history is right
+  // there) to the new owners of its two bodies (a wall's owner only if the sphere is its own: the
+  // walls are on every rank, the spheres near their contacts only)
+  for (const Contact& c : local_.contacts.records()) {
+    if (!owned_[c.id1]) continue;
+    const ContactRecord r = contactRecord(c, global_[c.id1], global_[c.id2]);
+    const int o1 = ownerOf(c.id1), o2 = ownerOf(c.id2);
+    contactsOut[static_cast<std::size_t>(o1)].push_back(r);
+    if (o2 != o1 && !p.isBoundary(c.id2)) contactsOut[static_cast<std::size_t>(o2)].push_back(r);
+  }
+  std::vector<BodyRecord> bodies = allToAll(bodiesOut, comm_);
+  const std::vector<ContactRecord> contacts = allToAll(contactsOut, comm_);
+  std::uint64_t movedAll = 0;
+  MPI_Allreduce(&moved, &movedAll, 1, MPI_UINT64_T, MPI_SUM, comm_);
+  migrations_ += movedAll;
+
+  // The rank's scene anew: the bodies in the order of global ids (local user ids keep that order),
+  // the carried contacts, fresh colliders with the scene's settings (their first run keeps the
+  // contacts whose boxes overlap and finds the others).
+  std::sort(bodies.begin(), bodies.end(), [](const BodyRecord& a, const BodyRecord& b) { return a.id < b.id; });
+  local_.particles = Particles{};
+  local_.particles.reserve(bodies.size());
+  global_.assign(bodies.size(), 0);
+  owned_.assign(bodies.size(), 0);
+  epochStart_.assign(bodies.size(), Vec3::Zero());
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    addBody(local_.particles, bodies[i]);
+    global_[i] = bodies[i].id;
+    owned_[i] = bodies[i].owned;
+    epochStart_[i] = get3(bodies[i].pos);
+  }
+  const auto slotOf = [&](std::uint32_t id) -> std::int64_t {
+    const auto it = std::lower_bound(global_.begin(), global_.end(), id);
+    return it != global_.end() && *it == id ? it - global_.begin() : -1;
+  };
+  local_.contacts = ContactStore{};
+  for (const ContactRecord& r : contacts) {
+    const std::int64_t a = slotOf(r.id1), b = slotOf(r.id2);
+    if (a < 0 || b < 0) {
+      // a potential contact whose other body is beyond reach: it cannot touch during the epoch
+      if (r.real) throw std::logic_error("distributed scene: a real contact's body is not on the rank");
+      continue;
+    }
+    local_.contacts.add(contact(r, static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b)));
+  }
+  Collider collider;
+  collider.verletDist = local_.collider.verletDist;
+  collider.law = local_.collider.law;
+  local_.collider = collider;
+  PeriodicCollider periodic;
+  periodic.verletDist = local_.periodicCollider.verletDist;
+  periodic.law = local_.periodicCollider.law;
+  local_.periodicCollider = periodic;
+
+  // the ghost lists of the epoch: what this rank sends after each step, and where it receives
+  sendSlots_.assign(static_cast<std::size_t>(ranks_), {});
+  recvSlots_.assign(static_cast<std::size_t>(ranks_), {});
+  const Particles& q = local_.particles;
+  const auto ownerNow = [&](std::size_t i) { return q.isWall(i) ? 0 : decomposition_.owner(q.pos[i]); };
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    if (owned_[i]) {
+      if (q.isWall(i)) {
+        for (int r = 1; r < ranks_; ++r) sendSlots_[static_cast<std::size_t>(r)].push_back(static_cast<std::uint32_t>(i));
+      } else {
+        decomposition_.ranksNear(q.pos[i], reach_, rank_, ranksNear);
+        for (const int r : ranksNear) sendSlots_[static_cast<std::size_t>(r)].push_back(static_cast<std::uint32_t>(i));
+      }
+    } else {
+      recvSlots_[static_cast<std::size_t>(ownerNow(i))].push_back(static_cast<std::uint32_t>(i));
+    }
+  }
+  ++epochs_;
+}
+
+void DistributedScene::updateGhosts() {
+  Particles& p = local_.particles;
+  std::vector<std::vector<double>> out(static_cast<std::size_t>(ranks_));
+  for (std::size_t r = 0; r < out.size(); ++r) {
+    std::vector<double>& o = out[r];
+    o.reserve(sendSlots_[r].size() * kGhostValues);
+    for (const std::uint32_t i : sendSlots_[r]) {
+      const Quat& q = p.ori[i];
+      for (const Vec3* v : {&p.pos[i], &p.vel[i], &p.angVel[i], &p.angMom[i]}) o.insert(o.end(), v->data(), v->data() + 3);
+      o.insert(o.end(), {q.w(), q.x(), q.y(), q.z(), static_cast<double>(p.velMidstep[i])});
+    }
+  }
+  const std::vector<double> in = allToAll(out, comm_);
+  std::size_t at = 0;
+  for (std::size_t r = 0; r < recvSlots_.size(); ++r)
+    for (const std::uint32_t i : recvSlots_[r]) {
+      const double* d = in.data() + at;
+      p.pos[i] = get3(d);
+      p.vel[i] = get3(d + 3);
+      p.angVel[i] = get3(d + 6);
+      p.angMom[i] = get3(d + 9);
+      p.ori[i] = Quat(d[12], d[13], d[14], d[15]);
+      p.velMidstep[i] = static_cast<std::uint8_t>(d[16]);
+      at += kGhostValues;
+    }
+  if (at != in.size()) throw std::logic_error("distributed scene: the ghost lists of two ranks differ");
+}
+
+bool DistributedScene::epochOver() const {
+  const Particles& p = local_.particles;
+  double farthest = 0.0;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (owned_[i]) farthest = std::max(farthest, (p.pos[i] - epochStart_[i]).norm());
+  double all = 0.0;
+  MPI_Allreduce(&farthest, &all, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  return !(all <= move_);  // (a non-finite place ends the epoch too)
+}
+
+void DistributedScene::step() {
+  local_.step();
+  updateGhosts();
+  if (epochOver()) beginEpoch();
+}
+
+void DistributedScene::run(std::uint64_t steps) {
+  for (std::uint64_t s = 0; s < steps; ++s) step();
+}
+
+std::vector<BodyState> DistributedScene::gather() const {
+  struct Wire {
+    std::uint32_t id;
+    double v[16];
+  };
+  static_assert(std::is_trivially_copyable_v<Wire>);
+  const Particles& p = local_.particles;
+  std::vector<std::vector<Wire>> out(static_cast<std::size_t>(ranks_));
+  std::vector<Wire> mine;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (!owned_[i]) continue;
+    Wire w{};
+    w.id = global_[i];
+    put3(w.v, p.pos[i]);
+    put3(w.v + 3, p.vel[i]);
+    put3(w.v + 6, p.angVel[i]);
+    put3(w.v + 9, p.angMom[i]);
+    const Quat& q = p.ori[i];
+    w.v[12] = q.w();
+    w.v[13] = q.x();
+    w.v[14] = q.y();
+    w.v[15] = q.z();
+    mine.push_back(w);
+  }
+  for (auto& o : out) o = mine;
+  std::vector<Wire> all = allToAll(out, comm_);
+  std::sort(all.begin(), all.end(), [](const Wire& a, const Wire& b) { return a.id < b.id; });
+  std::vector<BodyState> states(all.size());
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const double* v = all[k].v;
+    states[k] = {all[k].id, get3(v), get3(v + 3), get3(v + 6), get3(v + 9), Quat(v[12], v[13], v[14], v[15])};
+  }
+  return states;
+}
+
+}  // namespace dem::mpi

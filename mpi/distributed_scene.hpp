@@ -1,0 +1,86 @@
+#pragma once
+// A scene run by the ranks of an MPI communicator (docs/mpi.md): each rank owns the bodies in its
+// brick (solver/decomposition.hpp) and holds copies (ghosts) of the other ranks' bodies within
+// reach of its brick; its own Scene (local()) steps them all, and after each step the owners' new
+// states overwrite the ghosts.
+//
+// Epochs. At the start of an epoch the bodies go to the owners of their bricks (migration), each
+// with the contacts whose first body it is, and the ghost lists are drawn anew; within the epoch
+// the lists stay. An epoch ends when some body has moved farther than `move` from its place at the
+// epoch's start (the maximum over all ranks). The ghosts are the bodies within
+// reach = 2 (largest radius + move) of a brick: during an epoch two bodies that touch were at most
+// that far apart at its start, so every contact of an owned body is found by the rank's own
+// collider among its owned and ghost bodies.
+//
+// The same bits for any number of ranks: a body's contacts are evaluated on every rank that holds
+// both bodies, from the same inputs (the ghosts are the owners' states, bit for bit), with the
+// history they have on the rank that owns the contact's first body (carried at each epoch's start,
+// as a checkpoint carries it); each body sums its contacts in the order of the partners' user ids
+// (Scene::setUserIdSums; the local user ids keep the global ids' order); a body's integration
+// depends on nothing else. The energy ledger is not yet summed across the ranks (docs/mpi.md).
+//
+// Not yet supported (the constructor throws std::invalid_argument): clumps, mesh walls, a
+// deforming cell.
+
+#include "solver/decomposition.hpp"
+#include "solver/scene.hpp"
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace dem::mpi {
+
+// One body's state by global id (gather()).
+struct BodyState {
+  std::uint32_t id = 0;
+  Vec3 pos, vel, angVel, angMom;
+  Quat ori;
+};
+
+class DistributedScene {
+ public:
+  // Every rank passes the same scene (e.g. loaded from the same file); `comm`'s ranks share its
+  // bodies. `move`: the epochs' displacement bound (<= 0: the scene's Verlet distance, or a tenth
+  // of the smallest radius without one).
+  DistributedScene(const Scene& whole, MPI_Comm comm, double move = 0.0);
+
+  void step();
+  void run(std::uint64_t steps);
+
+  int rank() const { return rank_; }
+  int ranks() const { return ranks_; }
+  // This rank's scene: its owned bodies and the ghosts, in the order of global ids.
+  const Scene& local() const { return local_; }
+  bool owned(std::size_t slot) const { return owned_[slot] != 0; }
+  std::uint32_t globalId(std::size_t slot) const { return global_[slot]; }
+  std::size_t ownedCount() const;
+  const Decomposition& decomposition() const { return decomposition_; }
+  std::uint64_t epochs() const { return epochs_; }
+  // Bodies that changed owner at the epochs' starts, on all ranks together.
+  std::uint64_t migrations() const { return migrations_; }
+
+  // Every body's state in the order of global ids, on every rank (collective).
+  std::vector<BodyState> gather() const;
+
+ private:
+  MPI_Comm comm_;
+  int rank_ = 0, ranks_ = 1;
+  double move_ = 0.0, reach_ = 0.0;
+  Decomposition decomposition_;
+  Scene local_;
+  std::vector<std::uint32_t> global_;  // per local slot: the global id
+  std::vector<std::uint8_t> owned_;    // per local slot
+  std::vector<Vec3> epochStart_;       // per local slot: its place at the epoch's start
+  // per rank: the local slots of the owned bodies sent to it after each step, and the ghost slots
+  // filled from it (both in the order of global ids)
+  std::vector<std::vector<std::uint32_t>> sendSlots_, recvSlots_;
+  std::uint64_t epochs_ = 0, migrations_ = 0;
+
+  void beginEpoch();
+  void updateGhosts();
+  bool epochOver() const;
+};
+
+}  // namespace dem::mpi
