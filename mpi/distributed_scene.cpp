@@ -1,5 +1,7 @@
 #include "distributed_scene.hpp"
 
+#include "exact_allreduce.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -184,6 +186,8 @@ void requireSupported(const Scene& s) {
   }
   if (s.cell && (s.cell->velGrad() != Mat3::Zero() || s.cell->nextVelGrad() != Mat3::Zero()))
     throw std::invalid_argument("distributed scene: a deforming cell is not supported yet");
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (p.isDriven(i)) throw std::invalid_argument("distributed scene: driven bodies (a blocked axis with a velocity) are not supported yet");
   if (s.dtSafety() > 0.0)
     throw std::invalid_argument("distributed scene: the automatic time step is not supported yet; set dt");
 }
@@ -322,6 +326,9 @@ void DistributedScene::beginEpoch() {
       recvSlots_[static_cast<std::size_t>(ownerNow(i))].push_back(static_cast<std::uint32_t>(i));
     }
   }
+  // the ledger's sums over this rank's own bodies, combined over the ranks
+  MPI_Comm comm = comm_;
+  local_.setSharedSums(SharedSums{owned_, [comm](std::span<ExactSum> sums) { allreduce(sums, comm); }});
   ++epochs_;
 }
 

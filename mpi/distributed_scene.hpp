@@ -17,10 +17,12 @@
 // history they have on the rank that owns the contact's first body (carried at each epoch's start,
 // as a checkpoint carries it); each body sums its contacts in the order of the partners' user ids
 // (Scene::setUserIdSums; the local user ids keep the global ids' order); a body's integration
-// depends on nothing else. The energy ledger is not yet summed across the ranks (docs/mpi.md).
+// depends on nothing else. The energy ledger's sums are exact sums over each rank's own bodies,
+// combined over the ranks (solver/shared_sums.hpp): every rank holds the same ledger, the same bits
+// for any number of ranks (and as one scene with the same shared sums over all its bodies).
 //
 // Not yet supported (the constructor throws std::invalid_argument): clumps, mesh walls, a
-// deforming cell.
+// deforming cell, driven bodies, the automatic time step.
 
 #include "solver/decomposition.hpp"
 #include "solver/scene.hpp"

@@ -8,6 +8,7 @@
 #include "stress.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 
 #ifdef _OPENMP
@@ -516,6 +517,31 @@ ContactStageResult sumBodies(const Particles& p, const ContactScratch& scratch, 
   return r;
 }
 
+// The energies (and with `stress` the stress) of this rank's bodies, summed exactly and combined over
+// the ranks (shared_sums.hpp): the per-body sums of gatherBodies.
+ContactStageResult sharedTotals(const Particles& p, const ContactScratch& scratch, bool stress, const SharedSums& shared) {
+  std::array<ExactSum, 13> s;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (!shared.owns(i)) continue;
+    const ContactEnergies& e = scratch.bodies[i];
+    s[0] += e.elastic;
+    s[1] += e.slip;
+    s[2] += e.viscous;
+    s[3] += e.spring;
+    if (stress)
+      for (std::size_t q = 0; q < 9; ++q) s[4 + q] += scratch.bodyStress[i][q];
+  }
+  shared.combine(s);
+  ContactStageResult r;
+  r.elastic = s[0].value();
+  r.dissipated = s[1].value();
+  r.viscous = s[2].value();
+  r.spring = s[3].value();
+  for (int row = 0; row < 3; ++row)
+    for (int c = 0; c < 3; ++c) r.stressSum(row, c) = s[static_cast<std::size_t>(4 + 3 * row + c)].value();
+  return r;
+}
+
 // The blocks of contacts in contact-index order on the threads of a parallel region, each thread a
 // run of consecutive blocks (OrderedScatter), the energies and the stress summed per block.
 template <class Law, bool Dashpots>
@@ -571,8 +597,7 @@ void evaluateOrdered(Particles& p, ContactStore& cs, std::size_t nc, std::size_t
 
 template <class Law, bool Dashpots>
 ContactStageResult stage(Particles& p, const std::vector<Material>& materials, ContactStore& contacts, double dt,
-                         ContactScratch& scratch,
-                         const PeriodicShift* shift, bool byUser) {
+                         ContactScratch& scratch, const PeriodicShift* shift, bool byUser, const SharedSums* shared) {
   // Dormant contacts (from activeEnd on: ContactStore::partition) cannot touch before the collider's
   // next run; they hold no force, no energy and no history and are not visited. Of the others, the
   // real ones and those whose bodies may touch now are gathered in front (with their columns) and
@@ -632,9 +657,11 @@ ContactStageResult stage(Particles& p, const std::vector<Material>& materials, C
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
     for (std::size_t b = 0; b < nBodyBlocks; ++b) {
       gatherBodies(p, contacts, nc, scratch, true, stress, b);
-      if (p.userOrder) scratch.blocks[b] = sumBodies(p, scratch, stress, b);  // (slots = user ids: now)
+      if (p.userOrder && !shared) scratch.blocks[b] = sumBodies(p, scratch, stress, b);  // (slots = user ids: now)
     }
-    if (!p.userOrder) {
+    if (shared) {
+      scratch.blocks.assign(1, sharedTotals(p, scratch, stress, *shared));
+    } else if (!p.userOrder) {
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
       for (std::size_t b = 0; b < nBodyBlocks; ++b) scratch.blocks[b] = sumBodies(p, scratch, stress, b);
     }
@@ -672,13 +699,15 @@ ContactStageResult stage(Particles& p, const std::vector<Material>& materials, C
 }  // namespace
 
 ContactStageResult contactStage(Particles& p, const std::vector<Material>& materials, ContactStore& contacts, double dt,
-                                ContactScratch& scratch, ContactLaw law, const PeriodicShift* shift, bool dashpots, SumOrder order) {
+                                ContactScratch& scratch, ContactLaw law, const PeriodicShift* shift, bool dashpots, SumOrder order,
+                                const SharedSums* shared) {
   // the law chosen once for the stage (laws.hpp), never per contact
   const bool byUser = order == SumOrder::UserIds;
+  DEM_ASSERT(!shared || byUser, "contactStage: shared sums need the per-body sums of the user-id order");
   if (dashpots) contacts.useDashpotColumns(true);  // (their coefficients and forces are read and written)
   return withLaw(law, [&](auto l) {
-    return dashpots ? stage<decltype(l), true>(p, materials, contacts, dt, scratch, shift, byUser)
-                    : stage<decltype(l), false>(p, materials, contacts, dt, scratch, shift, byUser);
+    return dashpots ? stage<decltype(l), true>(p, materials, contacts, dt, scratch, shift, byUser, shared)
+                    : stage<decltype(l), false>(p, materials, contacts, dt, scratch, shift, byUser, shared);
   });
 }
 

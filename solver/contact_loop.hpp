@@ -14,6 +14,7 @@
 #include "facet_contacts.hpp"
 #include "materials.hpp"
 #include "particles.hpp"
+#include "shared_sums.hpp"
 
 #include <array>
 #include <cstdint>
@@ -96,9 +97,12 @@ enum class SumOrder : std::uint8_t { ContactIndex, UserIds };
 // dashpots (every material's restitution is 1, Scene::hasDashpots): the stage then runs without
 // their terms (the same results up to the sign of zeros; the dashpot columns are left as they are).
 // With a cell (shift) the result also holds the Love-Weber stress sum (stress.hpp), summed as the
-// energies are (the same bits for any thread count and storage order).
+// energies are (the same bits for any thread count and storage order). shared (user-id order only):
+// the energies and the stress summed over this rank's bodies and combined over the ranks
+// (shared_sums.hpp).
 ContactStageResult contactStage(Particles& p, const std::vector<Material>& materials, ContactStore& contacts, double dt,
                                 ContactScratch& scratch, ContactLaw law = ContactLaw::Cundall, const PeriodicShift* shift = nullptr,
-                                bool dashpots = true, SumOrder order = SumOrder::ContactIndex);
+                                bool dashpots = true, SumOrder order = SumOrder::ContactIndex,
+                                const SharedSums* shared = nullptr);
 
 }  // namespace dem

@@ -4,6 +4,7 @@
 #include "rotation.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace dem {
@@ -287,12 +288,14 @@ inline void addTerms(const Particles& p, IntegratorScratch::Sums& sums, std::siz
 
 // Where the integrator puts each body's terms: added to the block's sums at once while every body
 // is in the slot of its user id (slot order is then user-id order), else to terms[i] for sumTerms.
+// (perBody: always to terms[i], for sums over some of the bodies: shared_sums.hpp)
 struct TermSink {
   const Particles& p;
   IntegratorScratch::Terms* terms;
   IntegratorScratch::Sums sums;
+  bool perBody = false;
   void put(std::size_t i, const IntegratorScratch::Terms& t) {
-    if (p.userOrder) addTerms(p, sums, i, t);
+    if (!perBody) addTerms(p, sums, i, t);
     else terms[i] = t;
   }
 };
@@ -370,15 +373,39 @@ IntegratorScratch::Sums sumTerms(const Particles& p, const IntegratorScratch::Te
   return sums;
 }
 
+// The energy terms of this rank's bodies, summed exactly and combined over the ranks (shared_sums.hpp).
+void sharedEnergies(const Particles& p, const IntegratorScratch::Terms* terms, const SharedSums& shared,
+                    IntegratorScratch::Sums& total) {
+  std::array<ExactSum, 6> e;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (!shared.owns(i)) continue;
+    const IntegratorScratch::Terms& t = terms[i];
+    e[0] += t.kinetic;
+    e[1] += t.kineticTotal;
+    e[2] += t.rotational;
+    e[3] += t.gravity;
+    e[4] += t.dampingNow;
+    e[5] += t.dampingPending;
+  }
+  shared.combine(e);
+  total.kinetic = e[0].value();
+  total.kineticTotal = e[1].value();
+  total.rotational = e[2].value();
+  total.gravity = e[3].value();
+  total.dampingNow = e[4].value();
+  total.dampingPending = e[5].value();
+}
+
 }  // namespace
 
 void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSettings& settings,
-               EnergyLedger& ledger, IntegratorScratch& scratch, const HomoDeform* homo) {
+               EnergyLedger& ledger, IntegratorScratch& scratch, const HomoDeform* homo, const SharedSums* shared) {
   const std::size_t n = p.size();
   p.assertInvariants();  // the lanes read kLanes consecutive entries of every array
   const std::size_t nBlocks = (n + kEnergyBlock - 1) / kEnergyBlock;
   scratch.blocks.assign(nBlocks, IntegratorScratch::Sums{});
-  if (!p.userOrder) scratch.terms.resize(n);
+  const bool perBody = !p.userOrder || shared;  // (TermSink)
+  if (perBody) scratch.terms.resize(n);
   const double lambda = settings.damping;
   const bool fastPath = settings.dampGravity || lambda == 0.0;
 
@@ -392,7 +419,7 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
   IntegratorScratch::Terms* terms = scratch.terms.data();
 #pragma omp parallel for schedule(static) if (nBlocks > 1)
   for (std::size_t b = 0; b < nBlocks; ++b) {
-    TermSink sink{p, terms, {}};
+    TermSink sink{p, terms, {}, perBody};
     const std::size_t end = std::min(n, (b + 1) * kEnergyBlock);
     std::size_t freeUntil = b * kEnergyBlock;  // [i, freeUntil): free spheres already stepped in lanes
     for (std::size_t i = b * kEnergyBlock; i < end; ++i) {
@@ -480,10 +507,10 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
       t.nonFinite = nonFinite(p, i);
       sink.put(i, t);
     }
-    if (p.userOrder) scratch.blocks[b] = sink.sums;
+    if (!perBody) scratch.blocks[b] = sink.sums;
   }
 
-  if (!p.userOrder) {
+  if (perBody) {
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
     for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = sumTerms(p, terms, b);
   }
@@ -497,6 +524,7 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
     if (total.firstNonFinite == IntegratorScratch::npos) total.firstNonFinite = s.firstNonFinite;
     addEnergies(total, s);
   }
+  if (shared) sharedEnergies(p, terms, *shared, total);
   ledger.kinetic = total.kinetic;
   ledger.kineticTotal = total.kineticTotal;
   ledger.rotational = total.rotational;

@@ -18,6 +18,7 @@
 
 #include "cell.hpp"
 #include "energy.hpp"
+#include "shared_sums.hpp"
 #include "particles.hpp"
 #include "rotation.hpp"
 
@@ -63,7 +64,9 @@ inline constexpr std::size_t kEnergyBlock = 1024;
 // Advances every particle by one step from the forces and torques already accumulated in p.force
 // and p.torque (gravity included), and fills the ledger's kinetic, gravity and damping terms at t_n.
 // homo: the homogeneous-deformation terms of this step, or nullptr (no cell, or homoDeform off).
+// shared: the ledger's terms summed over this rank's bodies and combined over the ranks (shared_sums.hpp).
 void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSettings& settings,
-               EnergyLedger& ledger, IntegratorScratch& scratch, const HomoDeform* homo = nullptr);
+               EnergyLedger& ledger, IntegratorScratch& scratch, const HomoDeform* homo = nullptr,
+               const SharedSums* shared = nullptr);
 
 }  // namespace dem

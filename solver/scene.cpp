@@ -230,7 +230,8 @@ void Scene::contactForces(StageClock& clock) {
   clock.lap(stageTimes_.collider);
   if (cell) {
     const PeriodicShift shift{cell->H(), cell->imageVelocity()};
-    r = contactStage(particles, materials, contacts, dt_, contactScratch_, law, &shift, hasDashpots(), sumOrder());
+    r = contactStage(particles, materials, contacts, dt_, contactScratch_, law, &shift, hasDashpots(), sumOrder(),
+                     sharedSums_ ? &*sharedSums_ : nullptr);
     // Love-Weber stress at t_n and the cell's work over the last step (trapezoid, energy.hpp).
     const Mat3& S = r.stressSum;
     stress = S / cell->volume();
@@ -240,7 +241,8 @@ void Scene::contactForces(StageClock& clock) {
     }
     prevStressSum_ = S;
   } else {
-    r = contactStage(particles, materials, contacts, dt_, contactScratch_, law, nullptr, hasDashpots(), sumOrder());
+    r = contactStage(particles, materials, contacts, dt_, contactScratch_, law, nullptr, hasDashpots(), sumOrder(),
+                     sharedSums_ ? &*sharedSums_ : nullptr);
   }
   energy.elastic = r.elastic;
   energy.frictionDissipated += r.dissipated;
@@ -290,9 +292,10 @@ void Scene::step() {
   const bool field = cell && cell->homoDeform && !cellAtRest();
   if (field) {
     const HomoDeform homo = homoDeformTerms(*cell, dt_);  // position-independent terms, once per step
-    integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_, &homo);
+    integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_, &homo, sharedSums_ ? &*sharedSums_ : nullptr);
   } else {
-    integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_);
+    integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_, nullptr,
+              sharedSums_ ? &*sharedSums_ : nullptr);
     if (cell && cell->homoDeform) energy.kineticTotal = energy.kinetic;
   }
   if (meshes) bookMeshWork();

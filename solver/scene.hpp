@@ -175,8 +175,13 @@ class Scene {
   // The contact stage's order of sums: by contact index while the bodies are in the slots of their
   // user ids (unless setUserIdSums), else by user ids.
   SumOrder sumOrder() const {
-    return particles.userOrder && !userIdSums_ ? SumOrder::ContactIndex : SumOrder::UserIds;
+    return particles.userOrder && !userIdSums_ && !sharedSums_ ? SumOrder::ContactIndex : SumOrder::UserIds;
   }
+  // The ledger's sums over some of the bodies, exact, combined by `sums.combine` (a rank of a
+  // distributed scene: shared_sums.hpp, mpi/distributed_scene.hpp); sums in the order of user ids.
+  // `sums.owned` names a flag for every slot. std::nullopt: the scene's own sums over all bodies.
+  void setSharedSums(std::optional<SharedSums> sums) { sharedSums_ = std::move(sums); }
+  const std::optional<SharedSums>& sharedSums() const { return sharedSums_; }
 
   // State carried from one step to the next that has no public member (checkpoint/restart,
   // io/checkpoint.hpp): the automatic timestep's settings and the step of its next evaluation, and
@@ -217,6 +222,7 @@ class Scene {
 
  private:
   double dt_ = 0.0;
+  std::optional<SharedSums> sharedSums_;
   double autoDtSafety_ = 0.0;       // > 0: dt from the global-stiffness estimate
   std::uint64_t autoDtInterval_ = 0;
   std::uint64_t autoDtNext_ = 0;    // step at which the estimate is evaluated next

@@ -11,6 +11,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstring>
+#include <tuple>
 
 using namespace dem;
 
@@ -25,6 +26,8 @@ bool same(const T& a, const T& b) {
 void compare(Scene scene, std::uint64_t steps, const char* what) {
   scene.setUserIdSums(true);
   Scene alone = scene;
+  // the reference's ledger: exact sums over all its bodies (as one rank's, combined with nothing)
+  alone.setSharedSums(SharedSums{std::vector<std::uint8_t>(scene.particles.size(), 1), [](std::span<ExactSum>) {}});
   mpi::DistributedScene d(scene, MPI_COMM_WORLD);
   d.run(steps);
   alone.run(steps);
@@ -39,6 +42,16 @@ void compare(Scene scene, std::uint64_t steps, const char* what) {
     if (!ok && differ++ < 3)
       BOOST_TEST_MESSAGE(what << ": body " << b.id << " at " << b.pos.transpose() << " against " << p.pos[i].transpose());
   }
+  // the ledger, on every rank
+  const EnergyLedger& a = d.local().energy;
+  const EnergyLedger& b = alone.energy;
+  for (const auto& [name, x, y] : {std::tuple{"kinetic", a.kinetic, b.kinetic}, {"rotational", a.rotational, b.rotational},
+                                   {"gravity", a.gravity, b.gravity}, {"elastic", a.elastic, b.elastic},
+                                   {"damping", a.dampingDissipated, b.dampingDissipated},
+                                   {"friction", a.frictionDissipated, b.frictionDissipated},
+                                   {"viscous", a.viscousDissipated, b.viscousDissipated}, {"cell work", a.cellWork, b.cellWork}})
+    BOOST_TEST(same(x, y), what << ": ledger " << name << " " << std::hexfloat << x << " against " << y);
+  BOOST_TEST(b.elastic > 0.0, what);
   BOOST_TEST(differ == 0u, what << ": " << differ << " of " << got.size() << " bodies differ, " << d.ranks()
                                 << " ranks, " << d.epochs() << " epochs, " << d.migrations() << " migrations");
   BOOST_TEST_MESSAGE(what << ": " << d.ranks() << " ranks, " << d.epochs() << " epochs, " << d.migrations() << " migrations, " << d.ownedCount() << " bodies owned and " << d.local().particles.size() - d.ownedCount() << " ghosts on rank " << d.rank() << ", " << alone.contacts.size() << " contacts");
