@@ -192,6 +192,44 @@ void requireSupported(const Scene& s) {
     throw std::invalid_argument("distributed scene: the automatic time step is not supported yet; set dt");
 }
 
+// Puts the bodies (sorted here by global id) and the contacts among them (by global ids) into s in
+// place of its own, with fresh colliders of its settings (their first run keeps the contacts whose
+// boxes overlap and finds the others, as after a restart). A contact whose bodies are not both
+// among them is left out (it cannot touch before the next epoch; a real one is an error). Returns
+// the global id of each slot; the local user ids keep the global ids' order.
+std::vector<std::uint32_t> fill(Scene& s, std::vector<BodyRecord>& bodies, const std::vector<ContactRecord>& contacts) {
+  std::sort(bodies.begin(), bodies.end(), [](const BodyRecord& a, const BodyRecord& b) { return a.id < b.id; });
+  s.particles = Particles{};
+  s.particles.reserve(bodies.size());
+  std::vector<std::uint32_t> global(bodies.size());
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    addBody(s.particles, bodies[i]);
+    global[i] = bodies[i].id;
+  }
+  const auto slotOf = [&](std::uint32_t id) -> std::int64_t {
+    const auto it = std::lower_bound(global.begin(), global.end(), id);
+    return it != global.end() && *it == id ? it - global.begin() : -1;
+  };
+  s.contacts = ContactStore{};
+  for (const ContactRecord& r : contacts) {
+    const std::int64_t a = slotOf(r.id1), b = slotOf(r.id2);
+    if (a < 0 || b < 0) {
+      if (r.real) throw std::logic_error("distributed scene: a real contact's body is not on the rank");
+      continue;
+    }
+    s.contacts.add(contact(r, static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b)));
+  }
+  Collider collider;
+  collider.verletDist = s.collider.verletDist;
+  collider.law = s.collider.law;
+  s.collider = collider;
+  PeriodicCollider periodic;
+  periodic.verletDist = s.periodicCollider.verletDist;
+  periodic.law = s.periodicCollider.law;
+  s.periodicCollider = periodic;
+  return global;
+}
+
 }  // namespace
 
 DistributedScene::DistributedScene(const Scene& whole, MPI_Comm comm, double move) : comm_(comm), local_(whole) {
@@ -228,6 +266,7 @@ std::size_t DistributedScene::ownedCount() const {
 }
 
 void DistributedScene::beginEpoch() {
+  rebalanceIfNeeded();
   const Particles& p = local_.particles;
   // the owner of a body (walls: rank 0, ghosts on every other rank), a function of its place only,
   // so that every rank that holds the body finds the same
@@ -271,43 +310,13 @@ void DistributedScene::beginEpoch() {
   MPI_Allreduce(&moved, &movedAll, 1, MPI_UINT64_T, MPI_SUM, comm_);
   migrations_ += movedAll;
 
-  // The rank's scene anew: the bodies in the order of global ids (local user ids keep that order),
-  // the carried contacts, fresh colliders with the scene's settings (their first run keeps the
-  // contacts whose boxes overlap and finds the others).
+  // the rank's scene anew (fill): its own bodies and the ghosts, the carried contacts
+  std::vector<std::uint8_t> owned(bodies.size());
   std::sort(bodies.begin(), bodies.end(), [](const BodyRecord& a, const BodyRecord& b) { return a.id < b.id; });
-  local_.particles = Particles{};
-  local_.particles.reserve(bodies.size());
-  global_.assign(bodies.size(), 0);
-  owned_.assign(bodies.size(), 0);
-  epochStart_.assign(bodies.size(), Vec3::Zero());
-  for (std::size_t i = 0; i < bodies.size(); ++i) {
-    addBody(local_.particles, bodies[i]);
-    global_[i] = bodies[i].id;
-    owned_[i] = bodies[i].owned;
-    epochStart_[i] = get3(bodies[i].pos);
-  }
-  const auto slotOf = [&](std::uint32_t id) -> std::int64_t {
-    const auto it = std::lower_bound(global_.begin(), global_.end(), id);
-    return it != global_.end() && *it == id ? it - global_.begin() : -1;
-  };
-  local_.contacts = ContactStore{};
-  for (const ContactRecord& r : contacts) {
-    const std::int64_t a = slotOf(r.id1), b = slotOf(r.id2);
-    if (a < 0 || b < 0) {
-      // a potential contact whose other body is beyond reach: it cannot touch during the epoch
-      if (r.real) throw std::logic_error("distributed scene: a real contact's body is not on the rank");
-      continue;
-    }
-    local_.contacts.add(contact(r, static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b)));
-  }
-  Collider collider;
-  collider.verletDist = local_.collider.verletDist;
-  collider.law = local_.collider.law;
-  local_.collider = collider;
-  PeriodicCollider periodic;
-  periodic.verletDist = local_.periodicCollider.verletDist;
-  periodic.law = local_.periodicCollider.law;
-  local_.periodicCollider = periodic;
+  for (std::size_t i = 0; i < bodies.size(); ++i) owned[i] = bodies[i].owned;
+  global_ = fill(local_, bodies, contacts);
+  owned_ = std::move(owned);
+  epochStart_ = local_.particles.pos;
 
   // the ghost lists of the epoch: what this rank sends after each step, and where it receives
   sendSlots_.assign(static_cast<std::size_t>(ranks_), {});
@@ -380,39 +389,39 @@ void DistributedScene::run(std::uint64_t steps) {
   for (std::uint64_t s = 0; s < steps; ++s) step();
 }
 
-std::vector<BodyState> DistributedScene::gather() const {
-  struct Wire {
-    std::uint32_t id;
-    double v[16];
-  };
-  static_assert(std::is_trivially_copyable_v<Wire>);
+Scene DistributedScene::gatherScene() const {
   const Particles& p = local_.particles;
-  std::vector<std::vector<Wire>> out(static_cast<std::size_t>(ranks_));
-  std::vector<Wire> mine;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (!owned_[i]) continue;
-    Wire w{};
-    w.id = global_[i];
-    put3(w.v, p.pos[i]);
-    put3(w.v + 3, p.vel[i]);
-    put3(w.v + 6, p.angVel[i]);
-    put3(w.v + 9, p.angMom[i]);
-    const Quat& q = p.ori[i];
-    w.v[12] = q.w();
-    w.v[13] = q.x();
-    w.v[14] = q.y();
-    w.v[15] = q.z();
-    mine.push_back(w);
-  }
-  for (auto& o : out) o = mine;
-  std::vector<Wire> all = allToAll(out, comm_);
-  std::sort(all.begin(), all.end(), [](const Wire& a, const Wire& b) { return a.id < b.id; });
-  std::vector<BodyState> states(all.size());
-  for (std::size_t k = 0; k < all.size(); ++k) {
-    const double* v = all[k].v;
-    states[k] = {all[k].id, get3(v), get3(v + 3), get3(v + 6), get3(v + 9), Quat(v[12], v[13], v[14], v[15])};
-  }
-  return states;
+  std::vector<BodyRecord> bodies;
+  std::vector<ContactRecord> contacts;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (owned_[i]) bodies.push_back(bodyRecord(p, i, global_[i]));
+  for (const Contact& c : local_.contacts.records())  // (each from the rank that owns its first body)
+    if (owned_[c.id1]) contacts.push_back(contactRecord(c, global_[c.id1], global_[c.id2]));
+  std::vector<BodyRecord> allBodies = allToAll(std::vector<std::vector<BodyRecord>>(static_cast<std::size_t>(ranks_), bodies), comm_);
+  const std::vector<ContactRecord> allContacts =
+      allToAll(std::vector<std::vector<ContactRecord>>(static_cast<std::size_t>(ranks_), contacts), comm_);
+  Scene whole = local_;
+  fill(whole, allBodies, allContacts);  // (every global id: the slots are the user ids)
+  whole.setSharedSums(std::nullopt);
+  return whole;
+}
+
+void DistributedScene::rebalanceIfNeeded() {
+  const Particles& p = local_.particles;
+  std::vector<double> mine;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (owned_[i] && !p.isBoundary(i)) mine.insert(mine.end(), p.pos[i].data(), p.pos[i].data() + 3);
+  const std::uint64_t count = mine.size() / 3;
+  std::uint64_t most = 0, total = 0;
+  MPI_Allreduce(&count, &most, 1, MPI_UINT64_T, MPI_MAX, comm_);
+  MPI_Allreduce(&count, &total, 1, MPI_UINT64_T, MPI_SUM, comm_);
+  if (total == 0 || static_cast<double>(most) * ranks_ <= rebalanceAbove_ * static_cast<double>(total)) return;
+  // the bricks anew from every body's place (a function of the set of places: the same on every rank)
+  const std::vector<double> all = allToAll(std::vector<std::vector<double>>(static_cast<std::size_t>(ranks_), mine), comm_);
+  std::vector<Vec3> x(all.size() / 3);
+  for (std::size_t k = 0; k < x.size(); ++k) x[k] = get3(all.data() + 3 * k);
+  decomposition_ = Decomposition::bisect(x, ranks_, local_.cell ? std::optional<Mat3>(local_.cell->H()) : std::nullopt);
+  ++rebalances_;
 }
 
 }  // namespace dem::mpi

@@ -34,13 +34,6 @@
 
 namespace dem::mpi {
 
-// One body's state by global id (gather()).
-struct BodyState {
-  std::uint32_t id = 0;
-  Vec3 pos, vel, angVel, angMom;
-  Quat ori;
-};
-
 class DistributedScene {
  public:
   // Every rank passes the same scene (e.g. loaded from the same file); `comm`'s ranks share its
@@ -63,8 +56,16 @@ class DistributedScene {
   // Bodies that changed owner at the epochs' starts, on all ranks together.
   std::uint64_t migrations() const { return migrations_; }
 
-  // Every body's state in the order of global ids, on every rank (collective).
-  std::vector<BodyState> gather() const;
+  // The whole scene on every rank (collective): every body in the slot of its global id, every
+  // contact with its history, the ledger, the time and the settings; fresh colliders. What a
+  // checkpoint or an output of the distributed scene writes (io/checkpoint.hpp), and what a
+  // DistributedScene on any number of ranks continues from.
+  Scene gatherScene() const;
+
+  // Load balance: at an epoch's start, when the rank with the most spheres holds more than
+  // rebalanceAbove times the mean, the bricks are bisected anew from every sphere's place.
+  void setRebalanceAbove(double ratio) { rebalanceAbove_ = ratio; }
+  std::uint64_t rebalances() const { return rebalances_; }
 
  private:
   MPI_Comm comm_;
@@ -78,8 +79,10 @@ class DistributedScene {
   // per rank: the local slots of the owned bodies sent to it after each step, and the ghost slots
   // filled from it (both in the order of global ids)
   std::vector<std::vector<std::uint32_t>> sendSlots_, recvSlots_;
-  std::uint64_t epochs_ = 0, migrations_ = 0;
+  std::uint64_t epochs_ = 0, migrations_ = 0, rebalances_ = 0;
+  double rebalanceAbove_ = 1.1;
 
+  void rebalanceIfNeeded();
   void beginEpoch();
   void updateGhosts();
   bool epochOver() const;
