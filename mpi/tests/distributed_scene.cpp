@@ -168,4 +168,52 @@ BOOST_AUTO_TEST_CASE(a_checkpoint_of_some_ranks_continues_on_all_with_the_same_b
   expectSame(d.gatherScene(), alone, "restart of " + std::to_string(first) + " ranks' checkpoint on " + std::to_string(world));
 }
 
+BOOST_AUTO_TEST_CASE(a_pour_above_the_threads_threshold_has_the_same_bits) {
+  // more than kParallelThreshold bodies and contacts on each of up to two ranks: the loops of the
+  // ranks' own scenes run on OMP_NUM_THREADS threads (the CTest tests mpi.ranks_R_threads_2)
+  DepositionSpec spec;
+  spec.n = 6000;
+  spec.speed = 0.3;
+  spec.seed = 2;
+  compare(depositionScene(spec), 300, "large pour");
+}
+
+BOOST_AUTO_TEST_CASE(a_sliding_contact_keeps_its_spring_when_it_moves_to_another_rank) {
+  // one sphere pressed onto a floor wall by gravity, sliding along x with friction: the bricks cut
+  // at its start, so that it crosses into the next rank's brick while it slides, taking its contact
+  // (the shear spring u_T) with it
+  const Material m{2600.0, 1e7, 0.2, 0.5};
+  Scene s;
+  s.materials = {m};
+  const double r = 0.01;
+  s.particles.addWall(Vec3::Zero(), Vec3::UnitZ(), 0);
+  ParticleSpec b = sphereSpec(Vec3(0.0, 0.0, r * (1.0 - 1e-4)), r, m.density);
+  b.vel = Vec3(0.2, 0.0, 0.0);
+  s.particles.add(b);
+  s.gravity = Vec3(0, 0, -9.81);
+  s.setDt(0.2 * r * std::sqrt(m.density / m.young));
+  s.collider.verletDist = -0.1;
+  Scene alone = reference(s);
+  mpi::DistributedScene d(s, MPI_COMM_WORLD);
+  d.setRebalanceAbove(1e9);  // (one sphere is never balanced: the bricks would follow it)
+  bool sliding = false;
+  for (int k = 0; k < 8; ++k) {
+    d.run(100);
+    alone.run(100);
+    // the contact on the rank that owns the sphere, its spring against the reference's
+    const Scene whole = d.gatherScene();
+    const std::int64_t c = whole.contacts.find(0, 1), a = alone.contacts.find(0, 1);
+    BOOST_TEST_REQUIRE(c >= 0);
+    BOOST_TEST_REQUIRE(a >= 0);
+    const Contact got = whole.contacts.get(static_cast<std::size_t>(c)), want = alone.contacts.get(static_cast<std::size_t>(a));
+    BOOST_TEST(got.real == 1);
+    BOOST_TEST(same(got.u, want.u));
+    BOOST_TEST(same(got.frame.coeffs(), want.frame.coeffs()));
+    sliding = sliding || got.u.tail<2>().norm() > 0.0;
+  }
+  BOOST_TEST(sliding);
+  if (d.ranks() > 1) BOOST_TEST(d.migrations() > 0u, "the sphere never changed ranks");
+  expectSame(d.gatherScene(), alone, "sliding sphere");
+}
+
 BOOST_AUTO_TEST_SUITE_END()
