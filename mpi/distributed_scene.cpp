@@ -265,6 +265,12 @@ std::size_t DistributedScene::ownedCount() const {
   return static_cast<std::size_t>(std::count(owned_.begin(), owned_.end(), std::uint8_t{1}));
 }
 
+std::size_t DistributedScene::ghostsSent() const {
+  std::size_t n = 0;
+  for (const auto& s : sendSlots_) n += s.size();
+  return n;
+}
+
 void DistributedScene::beginEpoch() {
   rebalanceIfNeeded();
   const Particles& p = local_.particles;

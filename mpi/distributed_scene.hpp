@@ -55,6 +55,8 @@ class DistributedScene {
   std::uint64_t epochs() const { return epochs_; }
   // Bodies that changed owner at the epochs' starts, on all ranks together.
   std::uint64_t migrations() const { return migrations_; }
+  // Copies of this rank's bodies it sends after each step (the sum over the ranks it sends to).
+  std::size_t ghostsSent() const;
 
   // The whole scene on every rank (collective): every body in the slot of its global id, every
   // contact with its history, the ledger, the time and the settings; fresh colliders. What a

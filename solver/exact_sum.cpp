@@ -1,5 +1,6 @@
 #include "exact_sum.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -8,8 +9,6 @@ namespace dem {
 
 namespace {
 
-constexpr std::uint64_t kLimbMask = 0xFFFFFFFFu;
-constexpr std::uint32_t kNaN = 1u, kPlusInf = 2u, kMinusInf = 4u;
 constexpr int kMinExponent = -1074;  // weight of bit 0: the smallest subnormal, 2^-1074
 
 // Carries every word's bits above the limb into the next word: words 0 .. kWords-2 in [0, 2^32),
@@ -24,40 +23,29 @@ void carry(std::array<std::int64_t, ExactSum::kWords>& w) {
 
 }  // namespace
 
-void ExactSum::add(double x) {
-  const auto bits = std::bit_cast<std::uint64_t>(x);
-  const bool negative = (bits >> 63) != 0;
-  const auto biased = static_cast<int>((bits >> 52) & 0x7FF);
-  const std::uint64_t fraction = bits & ((std::uint64_t{1} << 52) - 1);
-  if (biased == 0x7FF) {
-    specials_ |= fraction != 0 ? kNaN : negative ? kMinusInf : kPlusInf;
-    return;
-  }
-  // x = m 2^(p - 1074): a subnormal has m = fraction and p = 0, a normal number the hidden bit and
-  // p = biased exponent - 1
-  const std::uint64_t m = biased == 0 ? fraction : fraction | (std::uint64_t{1} << 52);
-  if (m == 0) return;
-  const int p = biased == 0 ? 0 : biased - 1;
-  const auto limb = static_cast<std::size_t>(p / kLimbBits);
-  const int shift = p % kLimbBits;
-  const std::uint64_t low = m << shift;                        // the bits of m 2^shift below 2^64
-  const std::uint64_t high = shift == 0 ? 0 : m >> (64 - shift);  // and above (m 2^shift < 2^85)
-  const auto c0 = static_cast<std::int64_t>(low & kLimbMask);
-  const auto c1 = static_cast<std::int64_t>(low >> kLimbBits);
-  const auto c2 = static_cast<std::int64_t>(high);
-  if (negative) {
-    words_[limb] -= c0;
-    words_[limb + 1] -= c1;
-    words_[limb + 2] -= c2;
-  } else {
-    words_[limb] += c0;
-    words_[limb + 1] += c1;
-    words_[limb + 2] += c2;
-  }
-  if (++pending_ == kTermsBeforeCarry) normalise();
+void ExactSum::flushWindow() {
+  if (window_ < 0) return;
+  // hi 2^64 + lo, in limbs from window_: the lower three unsigned, the top one signed
+  const auto w = static_cast<std::size_t>(window_);
+  words_[w] += static_cast<std::int64_t>(lo_ & 0xFFFFFFFFu);
+  words_[w + 1] += static_cast<std::int64_t>(lo_ >> kLimbBits);
+  words_[w + 2] += static_cast<std::int64_t>(static_cast<std::uint64_t>(hi_) & 0xFFFFFFFFu);
+  words_[w + 3] += hi_ >> kLimbBits;  // (arithmetic shift: floor)
+  hi_ = 0;
+  lo_ = 0;
+}
+
+void ExactSum::anchor(int p) {
+  flushWindow();
+  carry(words_);  // (the words take the window's sum: room for more)
+  pending_ = 0;
+  // the term's top bit (p + 53) about 32 bits below the window's top (32 (window + 3) + 32): room for
+  // 2^31 such terms before the 128 bits overflow
+  window_ = std::clamp((p + 53) / kLimbBits - 2, 0, kWords - 4);
 }
 
 void ExactSum::normalise() {
+  flushWindow();
   carry(words_);
   pending_ = 0;
 }
@@ -72,11 +60,13 @@ void ExactSum::merge(const ExactSum& other) {
 }
 
 double ExactSum::value() const {
-  if ((specials_ & kNaN) || ((specials_ & kPlusInf) && (specials_ & kMinusInf)))
+  if ((specials_ & kNaNFlag) || ((specials_ & kPlusInfFlag) && (specials_ & kMinusInfFlag)))
     return std::numeric_limits<double>::quiet_NaN();
-  if (specials_ & kPlusInf) return std::numeric_limits<double>::infinity();
-  if (specials_ & kMinusInf) return -std::numeric_limits<double>::infinity();
-  std::array<std::int64_t, kWords> w = words_;
+  if (specials_ & kPlusInfFlag) return std::numeric_limits<double>::infinity();
+  if (specials_ & kMinusInfFlag) return -std::numeric_limits<double>::infinity();
+  ExactSum all = *this;
+  all.flushWindow();
+  std::array<std::int64_t, kWords> w = all.words_;
   carry(w);
   const bool negative = w.back() < 0;
   if (negative) {  // the magnitude: every word negated is the negated integer, carried again
