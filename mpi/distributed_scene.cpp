@@ -184,8 +184,6 @@ void requireSupported(const Scene& s) {
     if (p.isFacet(i)) throw std::invalid_argument("distributed scene: mesh walls are not supported yet");
     if (p.isClump[i] || p.isClumpMember(i)) throw std::invalid_argument("distributed scene: clumps are not supported yet");
   }
-  if (s.cell && (s.cell->velGrad() != Mat3::Zero() || s.cell->nextVelGrad() != Mat3::Zero()))
-    throw std::invalid_argument("distributed scene: a deforming cell is not supported yet");
   for (std::size_t i = 0; i < p.size(); ++i)
     if (p.isDriven(i)) throw std::invalid_argument("distributed scene: driven bodies (a blocked axis with a velocity) are not supported yet");
   if (s.dtSafety() > 0.0)
@@ -272,6 +270,7 @@ std::size_t DistributedScene::ghostsSent() const {
 }
 
 void DistributedScene::beginEpoch() {
+  if (local_.cell) decomposition_.setCell(local_.cell->H());  // (a deforming cell: the bricks' places now)
   rebalanceIfNeeded();
   const Particles& p = local_.particles;
   // the owner of a body (walls: rank 0, ghosts on every other rank), a function of its place only,
@@ -323,6 +322,7 @@ void DistributedScene::beginEpoch() {
   global_ = fill(local_, bodies, contacts);
   owned_ = std::move(owned);
   epochStart_ = local_.particles.pos;
+  if (local_.cell) epochH_ = local_.cell->H();
 
   // the ghost lists of the epoch: what this rank sends after each step, and where it receives
   sendSlots_.assign(static_cast<std::size_t>(ranks_), {});
@@ -382,7 +382,13 @@ bool DistributedScene::epochOver() const {
     if (owned_[i]) farthest = std::max(farthest, (p.pos[i] - epochStart_[i]).norm());
   double all = 0.0;
   MPI_Allreduce(&farthest, &all, 1, MPI_DOUBLE, MPI_MAX, comm_);
-  return !(all <= move_);  // (a non-finite place ends the epoch too)
+  // a deforming cell moves the periodic images too: H k for |k_j| <= 1 by at most the sum of its
+  // columns' changes (a flip's change ends the epoch at once); two bodies approach by at most
+  // 2 farthest + that
+  double images = 0.0;
+  if (local_.cell)
+    for (int j = 0; j < 3; ++j) images += (local_.cell->H().col(j) - epochH_.col(j)).norm();
+  return !(all + 0.5 * images <= move_);  // (a non-finite place ends the epoch too)
 }
 
 void DistributedScene::step() {

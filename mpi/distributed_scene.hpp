@@ -7,7 +7,8 @@
 // Epochs. At the start of an epoch the bodies go to the owners of their bricks (migration), each
 // with the contacts whose first body it is, and the ghost lists are drawn anew; within the epoch
 // the lists stay. An epoch ends when some body has moved farther than `move` from its place at the
-// epoch's start (the maximum over all ranks). The ghosts are the bodies within
+// epoch's start (the maximum over all ranks), counting in a deforming cell half the farthest its
+// periodic images have moved (a flip ends it at once); the bricks stay in fractional coordinates. The ghosts are the bodies within
 // reach = 2 (largest radius + move) of a brick: during an epoch two bodies that touch were at most
 // that far apart at its start, so every contact of an owned body is found by the rank's own
 // collider among its owned and ghost bodies.
@@ -21,8 +22,8 @@
 // combined over the ranks (solver/shared_sums.hpp): every rank holds the same ledger, the same bits
 // for any number of ranks (and as one scene with the same shared sums over all its bodies).
 //
-// Not yet supported (the constructor throws std::invalid_argument): clumps, mesh walls, a
-// deforming cell, driven bodies, the automatic time step.
+// Not yet supported (the constructor throws std::invalid_argument): clumps, mesh walls, driven
+// bodies, the automatic time step.
 
 #include "solver/decomposition.hpp"
 #include "solver/scene.hpp"
@@ -78,6 +79,7 @@ class DistributedScene {
   std::vector<std::uint32_t> global_;  // per local slot: the global id
   std::vector<std::uint8_t> owned_;    // per local slot
   std::vector<Vec3> epochStart_;       // per local slot: its place at the epoch's start
+  Mat3 epochH_ = Mat3::Identity();     // the cell at the epoch's start
   // per rank: the local slots of the owned bodies sent to it after each step, and the ghost slots
   // filled from it (both in the order of global ids)
   std::vector<std::vector<std::uint32_t>> sendSlots_, recvSlots_;

@@ -26,14 +26,18 @@ Vec3 Decomposition::coordinates(const Vec3& x) const {
   return {wrapUnit(s[0]), wrapUnit(s[1]), wrapUnit(s[2])};
 }
 
+void Decomposition::setCell(const Mat3& H) {
+  H_ = H;
+  invH_ = H.inverse();
+  for (int i = 0; i < 3; ++i) rowNorm_[i] = invH_.row(i).norm();
+}
+
 Decomposition Decomposition::bisect(std::span<const Vec3> x, int ranks, const std::optional<Mat3>& H) {
   if (ranks < 1) throw std::invalid_argument("decomposition: " + std::to_string(ranks) + " ranks; expected at least 1");
   Decomposition d;
-  d.H_ = H;
   Brick root{Vec3::Constant(-kInf), Vec3::Constant(kInf)};
   if (H) {
-    d.invH_ = H->inverse();
-    for (int i = 0; i < 3; ++i) d.rowNorm_[i] = d.invH_.row(i).norm();
+    d.setCell(*H);
     root = {Vec3::Zero(), Vec3::Ones()};
   }
   std::vector<Vec3> s(x.size());

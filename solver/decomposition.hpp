@@ -42,6 +42,10 @@ class Decomposition {
   // an aperiodic scene). Throws std::invalid_argument for ranks < 1.
   static Decomposition bisect(std::span<const Vec3> x, int ranks, const std::optional<Mat3>& H);
 
+  // A cell that deformed (or flipped) since the bisection: the bricks stay where they are in
+  // fractional coordinates, which are now those of H (a partition of space all the same).
+  void setCell(const Mat3& H);
+
   int ranks() const { return static_cast<int>(bricks_.size()); }
   const Brick& brick(int rank) const { return bricks_[static_cast<std::size_t>(rank)]; }
   // The coordinates the bricks are cut in: fractional and wrapped into [0, 1) in a cell, x otherwise.
