@@ -11,6 +11,9 @@
 //                      step count), run nothing
 //     --quiet          no progress bar, size-distribution report or final line: only warnings and errors
 //     -h, --help       every option and exit code, on stdout
+// Under mpirun (a build with DEM_MPI), the ranks share the scene (docs/mpi.md): every rank loads it,
+// each steps the bodies of its brick, and the first writes the outputs (gathered at their steps);
+// the results are the same bits for any number of ranks.
 // Exit codes: 0 done; 1 an I/O or other error while running (the message names the file and the
 // system's reason, e.g. "No space left on device"); 2 bad input (scene file, command line,
 // checkpoint, or a restart refused because the scene does not describe the checkpoint's system or an
@@ -25,6 +28,11 @@
 #include "io/scene_loader.hpp"
 #include "io/start_overlap.hpp"
 #include "io/stop_signal.hpp"
+#ifdef DEM_RUN_MPI
+#include "mpi/distributed_scene.hpp"
+
+#include <mpi.h>
+#endif
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -135,6 +143,28 @@ std::string checkSummary(const dem::Scene& scene, const dem::io::RunSpec& spec) 
 }
 int run(int argc, char** argv);
 
+#ifdef DEM_RUN_MPI
+// MPI when started by mpirun (Open MPI sets OMPI_COMM_WORLD_SIZE), nothing otherwise; finalised at
+// the end of main.
+struct MpiSession {
+  bool active = false;
+  int rank = 0, size = 1;
+  MpiSession(int& argc, char**& argv) {
+    if (!std::getenv("OMPI_COMM_WORLD_SIZE")) return;
+    MPI_Init(&argc, &argv);
+    active = true;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+  }
+  ~MpiSession() {
+    if (active) MPI_Finalize();
+  }
+  // An error on the first rank while the others step: all end at once, with its exit code.
+  [[noreturn]] void abort(int code) const { MPI_Abort(MPI_COMM_WORLD, code); std::exit(code); }
+};
+MpiSession* mpiSession = nullptr;
+#endif
+
 }  // namespace
 
 // Memory exhaustion or any other exception at any stage: a message and exit 1, never an abort.
@@ -160,6 +190,21 @@ static void particleArraysFromTheHeap() { mallopt(M_MMAP_THRESHOLD, 1 << 30); }
 int main(int argc, char** argv) {
   setSpinCount(argv);
   particleArraysFromTheHeap();
+#ifdef DEM_RUN_MPI
+  MpiSession mpi(argc, argv);
+  mpiSession = &mpi;
+  if (mpi.active) {
+    // (a rank that ends with an error ends them all: the others may be waiting for it)
+    int code = kExitError;
+    try {
+      code = run(argc, argv);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "dem-run: error: %s\n", e.what());
+    }
+    if (code != 0) mpi.abort(code);
+    return 0;
+  }
+#endif
   try {
     return run(argc, argv);
   } catch (const std::bad_alloc&) {
@@ -293,6 +338,33 @@ int run(int argc, char** argv) {
       std::cerr << "dem-run: warning: " << restart << ": checkpoint format version " << restartInfo.version
                 << " records no output offsets; the outputs are appended to as they are on disk (rows or snapshots "
                    "the interrupted run wrote after the checkpoint stay in them)\n";
+#ifdef DEM_RUN_MPI
+    // Under mpirun: loaded.scene stays the whole scene as the outputs read it (gathered at their
+    // steps: io/runner.hpp, RunOptions::step), the ranks' DistributedScene steps it; a stop request
+    // holds once every rank has seen it (the same step on all).
+    std::optional<dem::mpi::DistributedScene> shared;
+    std::atomic<int> agreedStop{0};
+    if (mpiSession && mpiSession->active) {
+      shared.emplace(loaded.scene, MPI_COMM_WORLD);
+      options.writes = mpiSession->rank == 0;
+      options.stop = &agreedStop;
+      options.step = [&](dem::Scene& scene, bool whole) {
+        shared->step();
+        int stop = dem::io::stopSignal().load();
+        MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        agreedStop = stop;
+        if (whole || stop) {
+          scene = shared->gatherScene();
+        } else {
+          scene.stepCount = shared->local().stepCount;
+          scene.time = shared->local().time;
+          scene.energy = shared->local().energy;
+        }
+      };
+      options.gather = [&](dem::Scene& scene) { scene = shared->gatherScene(); };
+      if (!options.writes) quiet = true;
+    }
+#endif
     const dem::io::RunOutcome r = dem::io::runScene(loaded.scene, spec, options);
     if (r.runaway) {
       const dem::RunawayError& e = *r.runaway;

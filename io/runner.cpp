@@ -106,6 +106,8 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
   const OutputState* restore = options.resumed && options.resumeOutputs ? &*options.resumeOutputs : nullptr;
   const std::string ckptName = options.checkpointName.empty() ? std::string("the checkpoint") : options.checkpointName;
   bool fresh = !options.resumed;
+  const bool writes = options.writes;  // (the other ranks of a shared scene only step with it)
+  if (!writes) restore = nullptr;
   if (restore && !restore->files.empty()) {
     // None of the recorded files in the output directory: a continuation into a new directory,
     // whose outputs start afresh. (One of them there: each is checked, a missing one refused.)
@@ -121,7 +123,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
   }
   if (restore) checkOutputNames(o, *restore, dir, ckptName);
   for (const std::string* name : {&o.checkpointFile, &o.finalState, &options.lastGoodFile})
-    if (!name->empty()) removeIfPresent(dir + *name + ".tmp");
+    if (writes && !name->empty()) removeIfPresent(dir + *name + ".tmp");
   if (restore) {
     // Every recorded file this run writes is checked before any is cut back: a refusal leaves them all as they were.
     std::vector<std::string> active;
@@ -140,10 +142,10 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
         CsvOutput::checkHeader(dir + f.file, bytes, CsvOutput::header(csvColumns(o.csv, scene)), ckptName);
     }
   }
-  if (fresh && scene.stepCount == 0 && !scene.clumps.list.empty())
+  if (writes && fresh && scene.stepCount == 0 && !scene.clumps.list.empty())
     writeFileAtomically(dir + kClumpTableFile, clumpTable(scene));  // the clumps as loaded
   std::unique_ptr<CsvOutput> csv;
-  if (o.csv.interval) {
+  if (o.csv.interval && writes) {
     const OutputRecord* rec = restore ? restore->find(o.csv.file) : nullptr;
     if (rec && rec->kind != OutputRecord::Kind::Appended)
       throw OutputResumeError(dir + o.csv.file + ": " + ckptName +
@@ -152,7 +154,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     if (fresh && scene.stepCount == 0) csv->write(scene);  // the initial state
   }
   std::unique_ptr<ContactsOutput> contactsCsv;
-  if (o.contacts.interval) {
+  if (o.contacts.interval && writes) {
     const OutputRecord* rec = restore ? restore->find(o.contacts.file) : nullptr;
     if (rec && rec->kind != OutputRecord::Kind::Appended)
       throw OutputResumeError(dir + o.contacts.file + ": " + ckptName +
@@ -160,7 +162,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     contactsCsv = std::make_unique<ContactsOutput>(dir + o.contacts.file, !fresh && !restore, rec, ckptName);
   }
   std::unique_ptr<VtkOutput> vtk;
-  if (o.vtk.interval) {
+  if (o.vtk.interval && writes) {
     vtk = std::make_unique<VtkOutput>(o.directory, o.vtk.prefix, o.vtk.contacts, o.vtk.binary,
                                       o.vtk.binary && o.vtk.compress && vtkZlibAvailable());
     vtk->removeTemporaries();
@@ -180,11 +182,15 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
   const std::uint64_t first = scene.stepCount, last = std::max(spec.steps, first);
   StopSpec stop = spec.stop;  // a duration with dt from the estimate is a time criterion
   if (spec.duration) stop.time = stop.time ? std::min(*stop.time, *spec.duration) : *spec.duration;
-  ProgressBar bar(first, last, scene.particles.size(), o.progress);
+  ProgressBar bar(first, last, scene.particles.size(), o.progress && writes);
   // The last good state as a checkpoint in a hidden file of the output directory (or in memory
   // when that cannot be written), not as a copy of the scene.
-  LastGoodState good(dir, options.lastGoodFile);
-  const auto keepGood = [&] { good.keep(scene, outputState()); };
+  // (another rank of a shared scene keeps nothing; its object names a file of its own, which it
+  // never writes, so that removing it at the end leaves the first rank's alone)
+  LastGoodState good(dir, writes ? options.lastGoodFile : options.lastGoodFile + ".other-rank");
+  const auto keepGood = [&] {
+    if (writes) good.keep(scene, outputState());
+  };
   keepGood();
   // Saves the last good state after an error (best effort: the error may be the disk's or memory's)
   // and throws RunError naming the step, the time and the file.
@@ -202,6 +208,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
       // (the CSV's own error; the state is saved all the same, and a restart checks the CSV against it)
     }
     try {
+      if (!writes) throw std::runtime_error("saved by the first rank");
       good.save();
       m << "the last good state (step " << good.step() << ", t = " << good.time() << " s) is in " << out.lastGoodPath;
     } catch (const std::exception& again) {
@@ -211,17 +218,25 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     bar.finish(scene.stepCount, scene.time);
     throw RunError(m.str(), kind);
   };
+  // A shared scene gathers its whole state for the steps whose outputs or checks read it (the same
+  // steps on every rank: from the spec alone); the others leave it with the step count, time and ledger.
+  const auto wholeAfter = [&](std::uint64_t n) {
+    const auto due = [n](std::uint64_t interval) { return interval != 0 && n % interval == 0; };
+    return due(o.csv.interval) || due(o.contacts.interval) || due(o.vtk.interval) || due(o.checkpointInterval) ||
+           due(options.lastGoodInterval) || stop.any() || (options.stop && options.stop->load() != 0);
+  };
   while (scene.stepCount < last && !timeReached(scene, stop)) {
     if (scene.stepCount % options.lastGoodInterval == 0 && scene.stepCount != good.step()) keepGood();
     try {
-      scene.step();  // throws RunawayError (solver/runaway.hpp)
+      if (options.step) options.step(scene, wholeAfter(scene.stepCount + 1));
+      else scene.step();  // throws RunawayError (solver/runaway.hpp)
     } catch (const RunawayError& e) {
       out.runaway.emplace(e.what(), e.step, e.particle, scene.dt(), e.dtCritical);
       out.lastGoodStep = good.step();
       out.lastGoodPath = good.path();
       if (csv) csv->sync();
       if (contactsCsv) contactsCsv->sync();
-      good.save();
+      if (writes) good.save();
       if (vtk) vtk->write(good.load());
       if (csv) csv->close();
       if (contactsCsv) contactsCsv->close();
@@ -239,7 +254,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
       if (csv && n % o.csv.interval == 0) csv->write(scene);
       if (contactsCsv && n % o.contacts.interval == 0) contactsCsv->write(scene);
       if (vtk && n % o.vtk.interval == 0) vtk->write(scene);
-      if (o.checkpointInterval && n % o.checkpointInterval == 0) {
+      if (writes && o.checkpointInterval && n % o.checkpointInterval == 0) {
         // every output on the disk first (the VTK files are synced as they are written)
         if (csv) csv->sync();
         if (contactsCsv) contactsCsv->sync();
@@ -252,7 +267,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     }
     bar.update(n, scene.time);
     if (options.stop && options.stop->load() != 0 && scene.stepCount < last) {
-      stopCleanly(scene, o, csv.get(), contactsCsv.get(), outputState(), out);
+      if (writes) stopCleanly(scene, o, csv.get(), contactsCsv.get(), outputState(), out);
       out.stopSignal = options.stop->load();
       bar.finish(scene.stepCount, scene.time);
       return out;
@@ -264,6 +279,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
       }
   }
   bar.finish(scene.stepCount, scene.time);
+  if (options.gather) options.gather(scene);  // (the final outputs read everything)
   try {
     if (vtk) vtk->write(scene);
     if (csv) csv->sync();
@@ -273,7 +289,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     if (contactsCsv) contactsCsv->close();
     if (!o.finalState.empty()) {
       out.finalPath = dir + o.finalState;
-      saveCheckpoint(scene, out.finalPath, finalOutputs);
+      if (writes) saveCheckpoint(scene, out.finalPath, finalOutputs);
     }
   } catch (const std::bad_alloc& e) {
     fail(e, RunError::Kind::Memory);

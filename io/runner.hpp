@@ -29,6 +29,7 @@
 #include "solver/scene.hpp"
 
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -52,6 +53,14 @@ struct RunOptions {
   std::uint64_t lastGoodInterval = 500;     // steps between copies of the state (the pending file)
   std::string lastGoodFile = kLastGoodFile;
   const std::atomic<int>* stop = nullptr;  // non-zero: stop cleanly after the current step
+  // A scene shared among MPI ranks (dem-run under mpirun: mpi/distributed_scene.hpp). `step`
+  // advances it one step and leaves in `scene` the step count, the time and the ledger, and with
+  // `whole` every body and contact (gathered) for the outputs and checks of that step; `gather`
+  // does the latter without a step. Every rank runs runScene with the same spec and makes the same
+  // calls; only the rank with `writes` writes files and the progress bar. Empty: the scene steps itself.
+  std::function<void(Scene& scene, bool whole)> step;
+  std::function<void(Scene& scene)> gather;
+  bool writes = true;
 };
 
 struct RunOutcome {

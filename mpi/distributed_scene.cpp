@@ -3,8 +3,10 @@
 #include "exact_allreduce.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -168,6 +170,13 @@ Contact contact(const ContactRecord& r, std::uint32_t slot1, std::uint32_t slot2
   return c;
 }
 
+// Whether a contact has state of its own to carry: real, or holding the release of its separation
+// (`dissipated`, booked at the next step). The others hold nothing a result depends on (the
+// collider's next run finds them again, as after a restart), and which of them a rank holds
+// depends on when its collider ran: a gathered scene leaves them out, so that its store, and a
+// checkpoint's bytes, are the same for any number of ranks.
+bool carried(const Contact& c) { return c.real != 0 || std::bit_cast<std::uint64_t>(c.dissipated) != 0; }
+
 // The Verlet distance of the scene's collider as a length (Collider::verletDist).
 double verletLength(const Scene& s) {
   const double v = s.cell ? s.periodicCollider.verletDist : s.collider.verletDist;
@@ -195,8 +204,12 @@ void requireSupported(const Scene& s) {
 // boxes overlap and finds the others, as after a restart). A contact whose bodies are not both
 // among them is left out (it cannot touch before the next epoch; a real one is an error). Returns
 // the global id of each slot; the local user ids keep the global ids' order.
-std::vector<std::uint32_t> fill(Scene& s, std::vector<BodyRecord>& bodies, const std::vector<ContactRecord>& contacts) {
+std::vector<std::uint32_t> fill(Scene& s, std::vector<BodyRecord>& bodies, std::vector<ContactRecord>& contacts) {
   std::sort(bodies.begin(), bodies.end(), [](const BodyRecord& a, const BodyRecord& b) { return a.id < b.id; });
+  // (the contacts in the order of their ids, not of the ranks they came from: a gathered scene's
+  // store, and so its checkpoint's bytes, are the same for any number of ranks)
+  std::sort(contacts.begin(), contacts.end(),
+            [](const ContactRecord& a, const ContactRecord& b) { return a.id1 != b.id1 ? a.id1 < b.id1 : a.id2 < b.id2; });
   s.particles = Particles{};
   s.particles.reserve(bodies.size());
   std::vector<std::uint32_t> global(bodies.size());
@@ -303,14 +316,14 @@ void DistributedScene::beginEpoch() {
   // there) to the new owners of its two bodies (a wall's owner only if the sphere is its own: the
   // walls are on every rank, the spheres near their contacts only)
   for (const Contact& c : local_.contacts.records()) {
-    if (!owned_[c.id1]) continue;
+    if (!owned_[c.id1] || !carried(c)) continue;
     const ContactRecord r = contactRecord(c, global_[c.id1], global_[c.id2]);
     const int o1 = ownerOf(c.id1), o2 = ownerOf(c.id2);
     contactsOut[static_cast<std::size_t>(o1)].push_back(r);
     if (o2 != o1 && !p.isBoundary(c.id2)) contactsOut[static_cast<std::size_t>(o2)].push_back(r);
   }
   std::vector<BodyRecord> bodies = allToAll(bodiesOut, comm_);
-  const std::vector<ContactRecord> contacts = allToAll(contactsOut, comm_);
+  std::vector<ContactRecord> contacts = allToAll(contactsOut, comm_);
   std::uint64_t movedAll = 0;
   MPI_Allreduce(&moved, &movedAll, 1, MPI_UINT64_T, MPI_SUM, comm_);
   migrations_ += movedAll;
@@ -392,7 +405,20 @@ bool DistributedScene::epochOver() const {
 }
 
 void DistributedScene::step() {
-  local_.step();
+  // every rank learns whether any failed (a runaway, an error of the solver), so that none waits
+  // for the others in the exchanges while they unwind
+  std::exception_ptr error;
+  try {
+    local_.step();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  int failed = error ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm_);
+  if (error) std::rethrow_exception(error);
+  if (failed)
+    throw std::runtime_error("distributed scene: another rank failed at step " + std::to_string(local_.stepCount + 1) +
+                             " (its message names the reason)");
   updateGhosts();
   if (epochOver()) beginEpoch();
 }
@@ -408,13 +434,42 @@ Scene DistributedScene::gatherScene() const {
   for (std::size_t i = 0; i < p.size(); ++i)
     if (owned_[i]) bodies.push_back(bodyRecord(p, i, global_[i]));
   for (const Contact& c : local_.contacts.records())  // (each from the rank that owns its first body)
-    if (owned_[c.id1]) contacts.push_back(contactRecord(c, global_[c.id1], global_[c.id2]));
+    if (owned_[c.id1] && carried(c)) contacts.push_back(contactRecord(c, global_[c.id1], global_[c.id2]));
   std::vector<BodyRecord> allBodies = allToAll(std::vector<std::vector<BodyRecord>>(static_cast<std::size_t>(ranks_), bodies), comm_);
-  const std::vector<ContactRecord> allContacts =
+  std::vector<ContactRecord> allContacts =
       allToAll(std::vector<std::vector<ContactRecord>>(static_cast<std::size_t>(ranks_), contacts), comm_);
   Scene whole = local_;
   fill(whole, allBodies, allContacts);  // (every global id: the slots are the user ids)
   whole.setSharedSums(std::nullopt);
+  // A wall's contacts are spread over the ranks (its copies hold only their own): its force and
+  // torque are the field's (applyFields) and the exact sum of the reactions of the real contacts
+  // whose spheres each rank owns, the same bits for any number of ranks.
+  std::vector<std::uint32_t> walls;
+  for (std::size_t i = 0; i < whole.particles.size(); ++i)
+    if (whole.particles.isWall(i)) walls.push_back(static_cast<std::uint32_t>(i));
+  std::vector<ExactSum> load(6 * walls.size());
+  const auto wallIndex = [&](std::uint32_t id) {
+    return static_cast<std::size_t>(std::lower_bound(walls.begin(), walls.end(), id) - walls.begin());
+  };
+  for (const Contact& c : local_.contacts.records()) {
+    if (!c.real || c.type != ContactType::SphereWall || !owned_[c.id1]) continue;
+    ExactSum* w = &load[6 * wallIndex(global_[c.id2])];
+    for (int k = 0; k < 3; ++k) {
+      w[k] += -c.force[k];
+      w[3 + k] += c.torque2[k];
+    }
+  }
+  allreduce(load, comm_);
+  for (std::size_t w = 0; w < walls.size(); ++w) {
+    Particles& q = whole.particles;
+    const std::uint32_t i = walls[w];
+    const Vec3 field = q.mass[i] * whole.gravity;
+    for (int k = 0; k < 3; ++k) {
+      load[6 * w + static_cast<std::size_t>(k)] += field[k];
+      q.force[i][k] = load[6 * w + static_cast<std::size_t>(k)].value();
+      q.torque[i][k] = load[6 * w + 3 + static_cast<std::size_t>(k)].value();
+    }
+  }
   return whole;
 }
 
