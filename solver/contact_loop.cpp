@@ -521,15 +521,24 @@ ContactStageResult sumBodies(const Particles& p, const ContactScratch& scratch, 
 // the ranks (shared_sums.hpp): the per-body sums of gatherBodies.
 ContactStageResult sharedTotals(const Particles& p, const ContactScratch& scratch, bool stress, const SharedSums& shared) {
   std::array<ExactSum, 13> s;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (!shared.owns(i)) continue;
-    const ContactEnergies& e = scratch.bodies[i];
-    s[0] += e.elastic;
-    s[1] += e.slip;
-    s[2] += e.viscous;
-    s[3] += e.spring;
-    if (stress)
-      for (std::size_t q = 0; q < 9; ++q) s[4 + q] += scratch.bodyStress[i][q];
+  const std::size_t n = p.size();
+  // (each thread's exact sums merged in any order: the same bits)
+#pragma omp parallel if (n > kParallelThreshold)
+  {
+    std::array<ExactSum, 13> mine;
+#pragma omp for schedule(static) nowait
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!shared.owns(i)) continue;
+      const ContactEnergies& e = scratch.bodies[i];
+      mine[0] += e.elastic;
+      mine[1] += e.slip;
+      mine[2] += e.viscous;
+      mine[3] += e.spring;
+      if (stress)
+        for (std::size_t q = 0; q < 9; ++q) mine[4 + q] += scratch.bodyStress[i][q];
+    }
+#pragma omp critical(dem_shared_totals)
+    for (std::size_t k = 0; k < s.size(); ++k) s[k].merge(mine[k]);
   }
   shared.combine(s);
   ContactStageResult r;

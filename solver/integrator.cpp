@@ -377,15 +377,24 @@ IntegratorScratch::Sums sumTerms(const Particles& p, const IntegratorScratch::Te
 void sharedEnergies(const Particles& p, const IntegratorScratch::Terms* terms, const SharedSums& shared,
                     IntegratorScratch::Sums& total) {
   std::array<ExactSum, 6> e;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (!shared.owns(i)) continue;
-    const IntegratorScratch::Terms& t = terms[i];
-    e[0] += t.kinetic;
-    e[1] += t.kineticTotal;
-    e[2] += t.rotational;
-    e[3] += t.gravity;
-    e[4] += t.dampingNow;
-    e[5] += t.dampingPending;
+  const std::size_t n = p.size();
+  // (each thread's exact sums merged in any order: the same bits)
+#pragma omp parallel if (n > kParallelThreshold)
+  {
+    std::array<ExactSum, 6> mine;
+#pragma omp for schedule(static) nowait
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!shared.owns(i)) continue;
+      const IntegratorScratch::Terms& t = terms[i];
+      mine[0] += t.kinetic;
+      mine[1] += t.kineticTotal;
+      mine[2] += t.rotational;
+      mine[3] += t.gravity;
+      mine[4] += t.dampingNow;
+      mine[5] += t.dampingPending;
+    }
+#pragma omp critical(dem_shared_energies)
+    for (std::size_t k = 0; k < e.size(); ++k) e[k].merge(mine[k]);
   }
   shared.combine(e);
   total.kinetic = e[0].value();
