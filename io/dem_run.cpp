@@ -354,6 +354,8 @@ int run(int argc, char** argv) {
         MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         agreedStop = stop;
         if (whole || stop) {
+          scene.particles = dem::Particles{};  // (the old copy's bodies gone before the new one's come)
+          scene.contacts = dem::ContactStore{};
           scene = shared->gatherScene();
         } else {
           scene.stepCount = shared->local().stepCount;
@@ -361,7 +363,11 @@ int run(int argc, char** argv) {
           scene.energy = shared->local().energy;
         }
       };
-      options.gather = [&](dem::Scene& scene) { scene = shared->gatherScene(); };
+      options.gather = [&](dem::Scene& scene) {
+        scene.particles = dem::Particles{};
+        scene.contacts = dem::ContactStore{};
+        scene = shared->gatherScene();
+      };
       if (!options.writes) quiet = true;
     }
 #endif

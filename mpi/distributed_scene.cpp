@@ -8,6 +8,7 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -68,6 +69,26 @@ std::vector<T> allToAll(const std::vector<std::vector<T>>& out, MPI_Comm comm) {
   MPI_Alltoallv(send.data(), sendCount.data(), sendAt.data(), MPI_BYTE, recv.data(), recvCount.data(), recvAt.data(),
                 MPI_BYTE, comm);
   return recv;
+}
+
+// Every rank's `mine`, in the order of the ranks, on every rank (no copy of it per rank).
+template <class T>
+std::vector<T> allGather(const std::vector<T>& mine, MPI_Comm comm) {
+  int n = 1;
+  MPI_Comm_size(comm, &n);
+  if (mine.size() * sizeof(T) > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw std::runtime_error("mpi gather: more than 2 GB from one rank");
+  const int bytes = static_cast<int>(mine.size() * sizeof(T));
+  std::vector<int> count(static_cast<std::size_t>(n)), at(static_cast<std::size_t>(n));
+  MPI_Allgather(&bytes, 1, MPI_INT, count.data(), 1, MPI_INT, comm);
+  std::size_t total = 0;
+  for (std::size_t q = 0; q < count.size(); ++q) {
+    at[q] = static_cast<int>(total);
+    total += static_cast<std::size_t>(count[q]);
+  }
+  std::vector<T> all(total / sizeof(T));
+  MPI_Allgatherv(mine.data(), bytes, MPI_BYTE, all.data(), count.data(), at.data(), MPI_BYTE, comm);
+  return all;
 }
 
 BodyRecord bodyRecord(const Particles& p, std::size_t i, std::uint32_t id) {
@@ -427,7 +448,7 @@ void DistributedScene::run(std::uint64_t steps) {
   for (std::uint64_t s = 0; s < steps; ++s) step();
 }
 
-Scene DistributedScene::gatherScene() const {
+Scene DistributedScene::gatherScene() {
   const Particles& p = local_.particles;
   std::vector<BodyRecord> bodies;
   std::vector<ContactRecord> contacts;
@@ -435,10 +456,26 @@ Scene DistributedScene::gatherScene() const {
     if (owned_[i]) bodies.push_back(bodyRecord(p, i, global_[i]));
   for (const Contact& c : local_.contacts.records())  // (each from the rank that owns its first body)
     if (owned_[c.id1] && carried(c)) contacts.push_back(contactRecord(c, global_[c.id1], global_[c.id2]));
-  std::vector<BodyRecord> allBodies = allToAll(std::vector<std::vector<BodyRecord>>(static_cast<std::size_t>(ranks_), bodies), comm_);
-  std::vector<ContactRecord> allContacts =
-      allToAll(std::vector<std::vector<ContactRecord>>(static_cast<std::size_t>(ranks_), contacts), comm_);
-  Scene whole = local_;
+  std::vector<BodyRecord> allBodies = allGather(bodies, comm_);
+  std::vector<ContactRecord> allContacts = allGather(contacts, comm_);
+  bodies = {};
+  contacts = {};
+  // the rank's scene copied without its bodies and contacts (the whole scene's replace them)
+  Particles mine = std::move(local_.particles);
+  ContactStore mineContacts = std::move(local_.contacts);
+  local_.particles = Particles{};
+  local_.contacts = ContactStore{};
+  std::optional<Scene> copy;
+  try {
+    copy.emplace(local_);
+  } catch (...) {
+    local_.particles = std::move(mine);
+    local_.contacts = std::move(mineContacts);
+    throw;
+  }
+  local_.particles = std::move(mine);
+  local_.contacts = std::move(mineContacts);
+  Scene whole = std::move(*copy);
   fill(whole, allBodies, allContacts);  // (every global id: the slots are the user ids)
   whole.setSharedSums(std::nullopt);
   // A wall's contacts are spread over the ranks (its copies hold only their own): its force and
@@ -484,7 +521,7 @@ void DistributedScene::rebalanceIfNeeded() {
   MPI_Allreduce(&count, &total, 1, MPI_UINT64_T, MPI_SUM, comm_);
   if (total == 0 || static_cast<double>(most) * ranks_ <= rebalanceAbove_ * static_cast<double>(total)) return;
   // the bricks anew from every body's place (a function of the set of places: the same on every rank)
-  const std::vector<double> all = allToAll(std::vector<std::vector<double>>(static_cast<std::size_t>(ranks_), mine), comm_);
+  const std::vector<double> all = allGather(mine, comm_);
   std::vector<Vec3> x(all.size() / 3);
   for (std::size_t k = 0; k < x.size(); ++k) x[k] = get3(all.data() + 3 * k);
   decomposition_ = Decomposition::bisect(x, ranks_, local_.cell ? std::optional<Mat3>(local_.cell->H()) : std::nullopt);

@@ -63,7 +63,7 @@ class DistributedScene {
   // contact with its history, the ledger, the time and the settings; fresh colliders. What a
   // checkpoint or an output of the distributed scene writes (io/checkpoint.hpp), and what a
   // DistributedScene on any number of ranks continues from.
-  Scene gatherScene() const;
+  Scene gatherScene();
 
   // Load balance: at an epoch's start, when the rank with the most spheres holds more than
   // rebalanceAbove times the mean, the bricks are bisected anew from every sphere's place.
