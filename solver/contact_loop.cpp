@@ -520,27 +520,15 @@ ContactStageResult sumBodies(const Particles& p, const ContactScratch& scratch, 
 // The energies (and with `stress` the stress) of this rank's bodies, summed exactly and combined over
 // the ranks (shared_sums.hpp): the per-body sums of gatherBodies.
 ContactStageResult sharedTotals(const Particles& p, const ContactScratch& scratch, bool stress, const SharedSums& shared) {
-  std::array<ExactSum, 13> s;
-  const std::size_t n = p.size();
-  // (each thread's exact sums merged in any order: the same bits)
-#pragma omp parallel if (n > kParallelThreshold)
-  {
-    std::array<ExactSum, 13> mine;
-#pragma omp for schedule(static) nowait
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!shared.owns(i)) continue;
-      const ContactEnergies& e = scratch.bodies[i];
-      mine[0] += e.elastic;
-      mine[1] += e.slip;
-      mine[2] += e.viscous;
-      mine[3] += e.spring;
-      if (stress)
-        for (std::size_t q = 0; q < 9; ++q) mine[4 + q] += scratch.bodyStress[i][q];
-    }
-#pragma omp critical(dem_shared_totals)
-    for (std::size_t k = 0; k < s.size(); ++k) s[k].merge(mine[k]);
-  }
-  shared.combine(s);
+  const std::array<ExactSum, 13> s = shared.sum<13>(p.size(), [&](std::size_t i, std::array<ExactSum, 13>& sums) {
+    const ContactEnergies& e = scratch.bodies[i];
+    sums[0] += e.elastic;
+    sums[1] += e.slip;
+    sums[2] += e.viscous;
+    sums[3] += e.spring;
+    if (stress)
+      for (std::size_t q = 0; q < 9; ++q) sums[4 + q] += scratch.bodyStress[i][q];
+  });
   ContactStageResult r;
   r.elastic = s[0].value();
   r.dissipated = s[1].value();

@@ -376,27 +376,15 @@ IntegratorScratch::Sums sumTerms(const Particles& p, const IntegratorScratch::Te
 // The energy terms of this rank's bodies, summed exactly and combined over the ranks (shared_sums.hpp).
 void sharedEnergies(const Particles& p, const IntegratorScratch::Terms* terms, const SharedSums& shared,
                     IntegratorScratch::Sums& total) {
-  std::array<ExactSum, 6> e;
-  const std::size_t n = p.size();
-  // (each thread's exact sums merged in any order: the same bits)
-#pragma omp parallel if (n > kParallelThreshold)
-  {
-    std::array<ExactSum, 6> mine;
-#pragma omp for schedule(static) nowait
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!shared.owns(i)) continue;
-      const IntegratorScratch::Terms& t = terms[i];
-      mine[0] += t.kinetic;
-      mine[1] += t.kineticTotal;
-      mine[2] += t.rotational;
-      mine[3] += t.gravity;
-      mine[4] += t.dampingNow;
-      mine[5] += t.dampingPending;
-    }
-#pragma omp critical(dem_shared_energies)
-    for (std::size_t k = 0; k < e.size(); ++k) e[k].merge(mine[k]);
-  }
-  shared.combine(e);
+  const std::array<ExactSum, 6> e = shared.sum<6>(p.size(), [terms](std::size_t i, std::array<ExactSum, 6>& sums) {
+    const IntegratorScratch::Terms& t = terms[i];
+    sums[0] += t.kinetic;
+    sums[1] += t.kineticTotal;
+    sums[2] += t.rotational;
+    sums[3] += t.gravity;
+    sums[4] += t.dampingNow;
+    sums[5] += t.dampingPending;
+  });
   total.kinetic = e[0].value();
   total.kineticTotal = e[1].value();
   total.rotational = e[2].value();

@@ -6,7 +6,9 @@
 // the order of user ids, which is faster.
 
 #include "exact_sum.hpp"
+#include "particles.hpp"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -18,6 +20,25 @@ struct SharedSums {
   std::vector<std::uint8_t> owned;                      // per slot: 1 for this rank's own body
   std::function<void(std::span<ExactSum>)> combine;     // each sum replaced by the sum over the ranks
   bool owns(std::size_t slot) const { return owned[slot] != 0; }
+
+  // N sums over this rank's bodies among the n slots (add(i, sums) adds body i's terms), on the
+  // threads of the step (each thread's exact sums merged, in any order: the same bits), combined
+  // over the ranks.
+  template <std::size_t N, class Add>
+  std::array<ExactSum, N> sum(std::size_t n, Add&& add) const {
+    std::array<ExactSum, N> total;
+#pragma omp parallel if (n > kParallelThreshold)
+    {
+      std::array<ExactSum, N> mine;
+#pragma omp for schedule(static) nowait
+      for (std::size_t i = 0; i < n; ++i)
+        if (owns(i)) add(i, mine);
+#pragma omp critical(dem_shared_sums)
+      for (std::size_t k = 0; k < N; ++k) total[k].merge(mine[k]);
+    }
+    combine(total);
+    return total;
+  }
 };
 
 }  // namespace dem
