@@ -350,11 +350,9 @@ void DistributedScene::beginEpoch() {
   migrations_ += movedAll;
 
   // the rank's scene anew (fill): its own bodies and the ghosts, the carried contacts
-  std::vector<std::uint8_t> owned(bodies.size());
-  std::sort(bodies.begin(), bodies.end(), [](const BodyRecord& a, const BodyRecord& b) { return a.id < b.id; });
-  for (std::size_t i = 0; i < bodies.size(); ++i) owned[i] = bodies[i].owned;
-  global_ = fill(local_, bodies, contacts);
-  owned_ = std::move(owned);
+  global_ = fill(local_, bodies, contacts);  // (sorts the records: slot i holds bodies[i])
+  owned_.assign(bodies.size(), 0);
+  for (std::size_t i = 0; i < bodies.size(); ++i) owned_[i] = bodies[i].owned;
   epochStart_ = local_.particles.pos;
   if (local_.cell) epochH_ = local_.cell->H();
 
