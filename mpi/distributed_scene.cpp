@@ -47,8 +47,10 @@ void put3(double* d, const Vec3& v) {
 Vec3 get3(const double* d) { return {d[0], d[1], d[2]}; }
 
 // Sends out[q] to rank q and returns what the ranks sent here, in the order of the senders.
+// recvSizes: how many each rank sends here, when known (otherwise exchanged first).
 template <class T>
-std::vector<T> allToAll(const std::vector<std::vector<T>>& out, MPI_Comm comm) {
+std::vector<T> allToAll(const std::vector<std::vector<T>>& out, MPI_Comm comm,
+                        const std::vector<std::size_t>* recvSizes = nullptr) {
   const auto n = out.size();
   std::vector<int> sendCount(n), recvCount(n), sendAt(n), recvAt(n);
   std::vector<T> send;
@@ -59,7 +61,10 @@ std::vector<T> allToAll(const std::vector<std::vector<T>>& out, MPI_Comm comm) {
     sendCount[q] = static_cast<int>(out[q].size() * sizeof(T));
     send.insert(send.end(), out[q].begin(), out[q].end());
   }
-  MPI_Alltoall(sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT, comm);
+  if (recvSizes)
+    for (std::size_t q = 0; q < n; ++q) recvCount[q] = static_cast<int>((*recvSizes)[q] * sizeof(T));
+  else
+    MPI_Alltoall(sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT, comm);
   std::size_t total = 0;
   for (std::size_t q = 0; q < n; ++q) {
     recvAt[q] = static_cast<int>(total);
@@ -89,6 +94,36 @@ std::vector<T> allGather(const std::vector<T>& mine, MPI_Comm comm) {
   std::vector<T> all(total / sizeof(T));
   MPI_Allgatherv(mine.data(), bytes, MPI_BYTE, all.data(), count.data(), at.data(), MPI_BYTE, comm);
   return all;
+}
+
+// Every rank's `a` and `b`, each in the order of the ranks, on every rank: allGather of the two
+// with one exchange of the sizes (no copy of either per rank).
+template <class A, class B>
+std::pair<std::vector<A>, std::vector<B>> allGather(const std::vector<A>& a, const std::vector<B>& b, MPI_Comm comm) {
+  int n = 1;
+  MPI_Comm_size(comm, &n);
+  const std::size_t bytesA = a.size() * sizeof(A), bytesB = b.size() * sizeof(B);
+  if (std::max(bytesA, bytesB) > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw std::runtime_error("mpi gather: more than 2 GB from one rank");
+  const int sizes[2] = {static_cast<int>(bytesA), static_cast<int>(bytesB)};
+  std::vector<int> all(2 * static_cast<std::size_t>(n));
+  MPI_Allgather(sizes, 2, MPI_INT, all.data(), 2, MPI_INT, comm);
+  const auto gather = [&](const auto& mine, auto& out, std::size_t which) {
+    using T = typename std::decay_t<decltype(mine)>::value_type;
+    std::vector<int> count(static_cast<std::size_t>(n)), at(static_cast<std::size_t>(n));
+    std::size_t total = 0;
+    for (std::size_t q = 0; q < count.size(); ++q) {
+      count[q] = all[2 * q + which];
+      at[q] = static_cast<int>(total);
+      total += static_cast<std::size_t>(count[q]);
+    }
+    out.resize(total / sizeof(T));
+    MPI_Allgatherv(mine.data(), sizes[which], MPI_BYTE, out.data(), count.data(), at.data(), MPI_BYTE, comm);
+  };
+  std::pair<std::vector<A>, std::vector<B>> out;
+  gather(a, out.first, 0);
+  gather(b, out.second, 1);
+  return out;
 }
 
 BodyRecord bodyRecord(const Particles& p, std::size_t i, std::uint32_t id) {
@@ -218,6 +253,8 @@ void requireSupported(const Scene& s) {
     if (p.isDriven(i)) throw std::invalid_argument("distributed scene: driven bodies (a blocked axis with a velocity) are not supported yet");
   if (s.dtSafety() > 0.0)
     throw std::invalid_argument("distributed scene: the automatic time step is not supported yet; set dt");
+  if (s.externalForces)  // (a function of the whole scene's slots, which a rank's scene does not have)
+    throw std::invalid_argument("distributed scene: external forces (Scene::externalForces) are not supported");
 }
 
 // Puts the bodies (sorted here by global id) and the contacts among them (by global ids) into s in
@@ -391,7 +428,10 @@ void DistributedScene::updateGhosts() {
       o.insert(o.end(), {q.w(), q.x(), q.y(), q.z(), static_cast<double>(p.velMidstep[i])});
     }
   }
-  const std::vector<double> in = allToAll(out, comm_);
+  // (the counts are the epoch's lists': no exchange of them)
+  std::vector<std::size_t> expect(recvSlots_.size());
+  for (std::size_t r = 0; r < expect.size(); ++r) expect[r] = recvSlots_[r].size() * kGhostValues;
+  const std::vector<double> in = allToAll(out, comm_, &expect);
   std::size_t at = 0;
   for (std::size_t r = 0; r < recvSlots_.size(); ++r)
     for (const std::uint32_t i : recvSlots_[r]) {
@@ -407,39 +447,46 @@ void DistributedScene::updateGhosts() {
   if (at != in.size()) throw std::logic_error("distributed scene: the ghost lists of two ranks differ");
 }
 
-bool DistributedScene::epochOver() const {
+double DistributedScene::farthestMove() const {
   const Particles& p = local_.particles;
   double farthest = 0.0;
   for (std::size_t i = 0; i < p.size(); ++i)
-    if (owned_[i]) farthest = std::max(farthest, (p.pos[i] - epochStart_[i]).norm());
-  double all = 0.0;
-  MPI_Allreduce(&farthest, &all, 1, MPI_DOUBLE, MPI_MAX, comm_);
+    if (owned_[i]) {
+      const double d = (p.pos[i] - epochStart_[i]).norm();
+      farthest = std::isnan(d) ? std::numeric_limits<double>::infinity() : std::max(farthest, d);
+      if (std::isinf(farthest)) break;  // (a non-finite place ends the epoch; MPI_MAX of a NaN is not defined)
+    }
+  return farthest;
+}
+
+bool DistributedScene::epochOver(double farthest) const {
   // a deforming cell moves the periodic images too: H k for |k_j| <= 1 by at most the sum of its
   // columns' changes (a flip's change ends the epoch at once); two bodies approach by at most
   // 2 farthest + that
   double images = 0.0;
   if (local_.cell)
     for (int j = 0; j < 3; ++j) images += (local_.cell->H().col(j) - epochH_.col(j)).norm();
-  return !(all + 0.5 * images <= move_);  // (a non-finite place ends the epoch too)
+  return !(farthest + 0.5 * images <= move_);  // (a non-finite place ends the epoch too)
 }
 
 void DistributedScene::step() {
   // every rank learns whether any failed (a runaway, an error of the solver), so that none waits
-  // for the others in the exchanges while they unwind
+  // for the others in the exchanges while they unwind; in the same reduction, how far the bodies
+  // have moved in this epoch
   std::exception_ptr error;
   try {
     local_.step();
   } catch (...) {
     error = std::current_exception();
   }
-  int failed = error ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm_);
+  double mine[2] = {error ? 1.0 : 0.0, error ? 0.0 : farthestMove()}, all[2] = {0.0, 0.0};
+  MPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, comm_);
   if (error) std::rethrow_exception(error);
-  if (failed)
+  if (all[0] != 0.0)
     throw std::runtime_error("distributed scene: another rank failed at step " + std::to_string(local_.stepCount + 1) +
                              " (its message names the reason)");
   updateGhosts();
-  if (epochOver()) beginEpoch();
+  if (epochOver(all[1])) beginEpoch();
 }
 
 void DistributedScene::run(std::uint64_t steps) {
@@ -454,8 +501,7 @@ Scene DistributedScene::gatherScene() {
     if (owned_[i]) bodies.push_back(bodyRecord(p, i, global_[i]));
   for (const Contact& c : local_.contacts.records())  // (each from the rank that owns its first body)
     if (owned_[c.id1] && carried(c)) contacts.push_back(contactRecord(c, global_[c.id1], global_[c.id2]));
-  std::vector<BodyRecord> allBodies = allGather(bodies, comm_);
-  std::vector<ContactRecord> allContacts = allGather(contacts, comm_);
+  auto [allBodies, allContacts] = allGather(bodies, contacts, comm_);
   bodies = {};
   contacts = {};
   // the rank's scene copied without its bodies and contacts (the whole scene's replace them)
@@ -494,7 +540,7 @@ Scene DistributedScene::gatherScene() {
       w[3 + k] += c.torque2[k];
     }
   }
-  allreduce(load, comm_);
+  if (!walls.empty()) allreduce(load, comm_);  // (the same walls on every rank)
   for (std::size_t w = 0; w < walls.size(); ++w) {
     Particles& q = whole.particles;
     const std::uint32_t i = walls[w];

@@ -23,7 +23,7 @@
 // for any number of ranks (and as one scene with the same shared sums over all its bodies).
 //
 // Not yet supported (the constructor throws std::invalid_argument): clumps, mesh walls, driven
-// bodies, the automatic time step.
+// bodies, the automatic time step, Scene::externalForces.
 
 #include "solver/decomposition.hpp"
 #include "solver/scene.hpp"
@@ -89,7 +89,8 @@ class DistributedScene {
   void rebalanceIfNeeded();
   void beginEpoch();
   void updateGhosts();
-  bool epochOver() const;
+  double farthestMove() const;  // of this rank's bodies from their places at the epoch's start
+  bool epochOver(double farthest) const;  // farthest: over all ranks
 };
 
 }  // namespace dem::mpi

@@ -5,21 +5,30 @@
 
 namespace dem::mpi {
 
+namespace {
+constexpr std::size_t kFlags = 3;  // the bits of ExactSum::specials(): NaN, +inf, -inf
+}
+
 void allreduce(std::span<ExactSum> sums, MPI_Comm comm) {
   // normalised words: each below 2^32 in magnitude but the last, so that the sum over up to 2^30
-  // ranks cannot overflow
-  std::vector<std::int64_t> words(sums.size() * ExactSum::kWords);
-  std::vector<std::uint32_t> specials(sums.size());
+  // ranks cannot overflow; after them one word per special-value flag, counting the ranks that saw
+  // it (one reduction, not a second one or-ing the flags)
+  const std::size_t stride = ExactSum::kWords + kFlags;
+  std::vector<std::int64_t> words(sums.size() * stride);
   for (std::size_t i = 0; i < sums.size(); ++i) {
     sums[i].normalise();
-    for (std::size_t w = 0; w < ExactSum::kWords; ++w) words[i * ExactSum::kWords + w] = sums[i].words()[w];
-    specials[i] = sums[i].specials();
+    std::int64_t* w = words.data() + i * stride;
+    for (std::size_t k = 0; k < ExactSum::kWords; ++k) w[k] = sums[i].words()[k];
+    for (std::size_t f = 0; f < kFlags; ++f) w[ExactSum::kWords + f] = (sums[i].specials() >> f) & 1u;
   }
   MPI_Allreduce(MPI_IN_PLACE, words.data(), static_cast<int>(words.size()), MPI_INT64_T, MPI_SUM, comm);
-  MPI_Allreduce(MPI_IN_PLACE, specials.data(), static_cast<int>(specials.size()), MPI_UINT32_T, MPI_BOR, comm);
   for (std::size_t i = 0; i < sums.size(); ++i) {
-    for (std::size_t w = 0; w < ExactSum::kWords; ++w) sums[i].words()[w] = words[i * ExactSum::kWords + w];
-    sums[i].specials() = specials[i];
+    const std::int64_t* w = words.data() + i * stride;
+    for (std::size_t k = 0; k < ExactSum::kWords; ++k) sums[i].words()[k] = w[k];
+    std::uint32_t flags = 0;
+    for (std::size_t f = 0; f < kFlags; ++f)
+      if (w[ExactSum::kWords + f] != 0) flags |= std::uint32_t{1} << f;
+    sums[i].specials() = flags;
     sums[i].normalise();
   }
 }

@@ -261,7 +261,28 @@ void Scene::bookMeshWork() {
   energy.boundaryPending = 0.5 * dt_ * power;
 }
 
+namespace {
+std::function<void(Scene&)>& stepHook() {
+  static std::function<void(Scene&)> hook;
+  return hook;
+}
+thread_local bool inStepHook = false;  // (the hook's own steps are the scenes' own)
+}  // namespace
+
+void Scene::setStepHook(std::function<void(Scene&)> hook) { stepHook() = std::move(hook); }
+
 void Scene::step() {
+  if (stepHook() && !inStepHook) {
+    inStepHook = true;
+    try {
+      stepHook()(*this);
+    } catch (...) {
+      inStepHook = false;
+      throw;
+    }
+    inStepHook = false;
+    return;
+  }
   validate();
   if (renumberDue_) {  // (the storage order decayed at the last collider run: noteStorageOrder)
     renumber(dem::spatialOrder(particles, cell ? &*cell : nullptr));

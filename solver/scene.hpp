@@ -152,6 +152,10 @@ class Scene {
 
   void step();
   void run(std::uint64_t steps);
+  // Every scene's step() run by `hook` in place of its own work, for the whole process (dem-verify
+  // under mpirun: the ranks step each scene, verification/harness/ranks.hpp); the hook's own calls
+  // of step(), on any scene, are the scenes' own. An empty function: each scene steps itself.
+  static void setStepHook(std::function<void(Scene&)> hook);
 
   // Spatial order of the bodies in storage (spatial_order.hpp): when on, the step after a collider
   // run that found more than a quarter of the active sphere-sphere contacts far apart in storage (and

@@ -27,7 +27,13 @@ struct SharedSums {
   template <std::size_t N, class Add>
   std::array<ExactSum, N> sum(std::size_t n, Add&& add) const {
     std::array<ExactSum, N> total;
-#pragma omp parallel if (n > kParallelThreshold)
+    if (n <= kParallelThreshold) {  // (no team of one thread: its lock costs more than a few bodies' terms)
+      for (std::size_t i = 0; i < n; ++i)
+        if (owns(i)) add(i, total);
+      combine(total);
+      return total;
+    }
+#pragma omp parallel
     {
       std::array<ExactSum, N> mine;
 #pragma omp for schedule(static) nowait

@@ -13,6 +13,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -247,6 +248,86 @@ BOOST_AUTO_TEST_CASE(a_sliding_contact_keeps_its_spring_when_it_moves_to_another
   BOOST_TEST(sliding);
   if (d.ranks() > 1) BOOST_TEST(d.migrations() > 0u, "the sphere never changed ranks");
   expectSame(d.gatherScene(), alone, "sliding sphere");
+}
+
+// The total momentum sum_i m_i v_i of every body, each component exact (ExactSum of the products'
+// two parts, fma), rounded once.
+Vec3 momentum(const Particles& p) {
+  std::array<ExactSum, 3> sum;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    for (int k = 0; k < 3; ++k) {
+      const double hi = p.mass[i] * p.vel[i][k];
+      sum[static_cast<std::size_t>(k)] += hi;
+      sum[static_cast<std::size_t>(k)] += std::fma(p.mass[i], p.vel[i][k], -hi);  // (m v = hi + lo exactly)
+    }
+  return {sum[0].value(), sum[1].value(), sum[2].value()};
+}
+
+BOOST_AUTO_TEST_CASE(momentum_is_conserved_to_round_off_in_a_periodic_box) {
+  // A dense periodic packing at random velocities, no gravity, no damping, no dashpots (elastic
+  // springs, Coulomb friction): every contact gives its two bodies opposite forces, so the total
+  // momentum changes only by the rounding of the kicks. Per body and step, v' = v + (F / m) dt with
+  // F the sum of its n contact forces f_j: |m v' - m v - dt sum_j f_j| <= dt gamma_(n+1) sum_j |f_j|
+  // (the sum, gamma_k = k u / (1 - k u)) + 4 u dt |F| (1/m, the products) + m u (2 |v'| + |v| +
+  // 2 |F dt / m|) (the additions, in the deforming cell's form of the kick too), u = 2^-53. The test
+  // adds that bound up over the steps and bodies of the reference (whose bits the ranks reproduce)
+  // and checks the exact change of the momentum against it. A force applied to one body of a
+  // contact and not the other (a ghost's contact counted twice, one lost at a migration) changes
+  // the momentum by |f| dt, some 10^9 times the rounding per step here.
+  PeriodicLatticeSpec spec;
+  spec.m = 7;
+  spec.radius = 0.075;
+  spec.speed = 0.5;
+  spec.seed = 11;
+  const Scene scene = periodicLatticeScene(spec);
+  Scene alone = reference(scene);
+  const std::uint64_t steps = 800;
+  const double u = std::ldexp(1.0, -53);
+  const Particles& p = alone.particles;
+  const Vec3 before = momentum(p);
+  Vec3 bound = Vec3::Zero();
+  std::vector<Vec3> v(p.size()), sumAbs(p.size());
+  std::vector<double> n(p.size());
+  double mv = 0.0;  // sum_i m_i |v_i| at the start: the scale of the momenta
+  for (std::size_t i = 0; i < p.size(); ++i) mv += p.mass[i] * p.vel[i].norm();
+  for (std::uint64_t step = 0; step < steps; ++step) {
+    for (std::size_t i = 0; i < p.size(); ++i) v[i] = p.vel[i];
+    alone.step();
+    std::fill(sumAbs.begin(), sumAbs.end(), Vec3::Zero());
+    std::fill(n.begin(), n.end(), 0.0);
+    for (const Contact& c : alone.contacts.records()) {
+      if (!c.real) continue;
+      for (const std::uint32_t b : {c.id1, c.id2}) {
+        sumAbs[b] += c.force.cwiseAbs();
+        n[b] += 1.0;
+      }
+    }
+    const double dt = alone.dt();
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const double gamma = (n[i] + 1.0) * u / (1.0 - (n[i] + 1.0) * u);
+      const Vec3 F = p.force[i].cwiseAbs(), aDt = F * (dt / p.mass[i]);
+      bound += dt * (gamma * sumAbs[i] + 4.0 * u * F) +
+               p.mass[i] * u * (2.0 * p.vel[i].cwiseAbs() + v[i].cwiseAbs() + 2.0 * aDt);
+    }
+  }
+  const Vec3 after = momentum(p);
+  mpi::DistributedScene d(scene, MPI_COMM_WORLD);
+  d.run(steps);
+  const Scene whole = d.gatherScene();
+  expectSame(whole, alone, "momentum");
+  const Vec3 got = momentum(whole.particles);
+  BOOST_TEST(same(got, after));
+  for (int k = 0; k < 3; ++k) {
+    ExactSum change;  // (the difference of the two momenta, exact and then rounded)
+    change += after[k];
+    change += -before[k];
+    // (before and after are rounded once each: half an ulp of each more)
+    const double drift = std::abs(change.value()), allowed = bound[k] + u * (std::abs(before[k]) + std::abs(after[k]));
+    BOOST_TEST_MESSAGE("momentum " << k << ": change " << drift << ", bound " << allowed << ", scale " << mv);
+    BOOST_TEST(drift <= allowed, "momentum " << k << " changed by " << drift << " > rounding bound " << allowed);
+  }
+  BOOST_TEST(bound.maxCoeff() < 1e-10 * mv);  // (the bound is a rounding's, not a loose one)
+  BOOST_TEST(alone.contacts.size() > 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -56,6 +57,24 @@ BOOST_AUTO_TEST_CASE(the_ranks_sum_is_the_exact_sum_of_all_terms) {
   const double gotA = mine[0].value(), gotB = mine[1].value(), expectA = wantA.value(), expectB = wantB.value();
   BOOST_TEST(std::memcmp(&gotA, &expectA, sizeof(double)) == 0, std::hexfloat << gotA << " against " << expectA);
   BOOST_TEST(std::memcmp(&gotB, &expectB, sizeof(double)) == 0, std::hexfloat << gotB << " against " << expectB);
+}
+
+// A special value seen on one rank reaches every rank: +inf and -inf make NaN, one infinity stays.
+BOOST_AUTO_TEST_CASE(special_values_on_one_rank_reach_all) {
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<ExactSum> mine(3);
+  const int last = size() - 1;
+  for (ExactSum& x : mine) x += 1.0;
+  if (rank() == last) {
+    mine[0] += inf;
+    mine[1] += -inf;
+    mine[2] += std::numeric_limits<double>::quiet_NaN();
+  }
+  if (rank() == 0) mine[0] += -inf;
+  mpi::allreduce(mine, MPI_COMM_WORLD);
+  BOOST_TEST(std::isnan(mine[0].value()));  // (+inf and -inf)
+  BOOST_TEST(mine[1].value() == -inf);
+  BOOST_TEST(std::isnan(mine[2].value()));
 }
 
 BOOST_AUTO_TEST_CASE(every_rank_computes_the_same_bricks) {

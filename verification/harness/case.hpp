@@ -81,6 +81,10 @@ struct Case {
   std::vector<QuantitySpec> quantities;
   std::function<RunOutput(double dt)> run;
   std::size_t seriesLevel = 0;  // which level's time series are kept
+  // false: the case checks the inner state of one scene's parts (its collider's lists, whether its
+  // loops ran on threads), which on ranks each rank's own scene holds for its share; under mpirun
+  // its scenes step themselves on every rank (dem_verify.cpp, harness/ranks.hpp)
+  bool onRanks = true;
 };
 
 struct QuantityResult {
