@@ -10,13 +10,16 @@
 #    of it for this machine (-Q --help=target) is written to the build tree and hashed with every
 #    compilation (CCACHE_EXTRAFILES): another CPU gives other entries.
 #  - CCACHE_BASEDIR = the source tree: paths below it are rewritten relative to the build
-#    directory, so a fresh clone at another path hits the same entries (except -g builds, whose
-#    entries also hash the working directory, ccache's default hash_dir).
+#    directory, so a fresh clone at another path hits the same entries; CCACHE_NOHASHDIR: the -g
+#    builds' entries (the asan preset's -g1) too, whose working directory ccache would otherwise
+#    hash (its default hash_dir). The price: an object taken from the cache names the compilation
+#    directory of the clone that compiled it in its debug information (the sanitizers' stack
+#    traces print that clone's path; file names and lines are this source's).
 option(DEM_CCACHE "Use ccache as the compiler launcher when it is installed" ON)
 if(DEM_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
   find_program(DEM_CCACHE_PROGRAM ccache)
   if(DEM_CCACHE_PROGRAM)
-    set(dem_ccache_env "CCACHE_BASEDIR=${PROJECT_SOURCE_DIR}")
+    set(dem_ccache_env "CCACHE_BASEDIR=${PROJECT_SOURCE_DIR}" CCACHE_NOHASHDIR=1)
     if(DEM_NATIVE)
       execute_process(COMMAND ${CMAKE_CXX_COMPILER} -march=native -Q --help=target
                       OUTPUT_VARIABLE dem_native_target ERROR_QUIET RESULT_VARIABLE dem_native_rc)
