@@ -250,7 +250,8 @@ void requireSupported(const Scene& s) {
     if (p.isClump[i] || p.isClumpMember(i)) throw std::invalid_argument("distributed scene: clumps are not supported yet");
   }
   for (std::size_t i = 0; i < p.size(); ++i)
-    if (p.isDriven(i)) throw std::invalid_argument("distributed scene: driven bodies (a blocked axis with a velocity) are not supported yet");
+    if (p.isWall(i) && p.blocked[i] != dof::all)  // (its load is spread over the ranks: not integrated)
+      throw std::invalid_argument("distributed scene: a wall with a free axis is not supported");
   if (s.dtSafety() > 0.0)
     throw std::invalid_argument("distributed scene: the automatic time step is not supported yet; set dt");
   if (s.externalForces)  // (a function of the whole scene's slots, which a rank's scene does not have)
@@ -306,6 +307,7 @@ DistributedScene::DistributedScene(const Scene& whole, MPI_Comm comm, double mov
   MPI_Comm_size(comm_, &ranks_);
   requireSupported(whole);
   const Particles& p = whole.particles;
+  for (std::size_t i = 0; i < p.size(); ++i) drives_ = drives_ || p.isDriven(i);
   move_ = move > 0.0 ? move : verletLength(whole);
   double rMax = 0.0;
   std::vector<Vec3> x;
@@ -412,7 +414,7 @@ void DistributedScene::beginEpoch() {
   }
   // the ledger's sums over this rank's own bodies, combined over the ranks
   MPI_Comm comm = comm_;
-  local_.setSharedSums(SharedSums{owned_, [comm](std::span<ExactSum> sums) { allreduce(sums, comm); }});
+  local_.setSharedSums(SharedSums{owned_, [comm](std::span<ExactSum> sums) { allreduce(sums, comm); }, drives_});
   ++epochs_;
 }
 

@@ -22,8 +22,10 @@
 // combined over the ranks (solver/shared_sums.hpp): every rank holds the same ledger, the same bits
 // for any number of ranks (and as one scene with the same shared sums over all its bodies).
 //
-// Not yet supported (the constructor throws std::invalid_argument): clumps, mesh walls, driven
-// bodies, the automatic time step, Scene::externalForces.
+// Driven bodies (blocked axes at a velocity: walls and spheres) book their work in the ledger as
+// exact sums over the ranks (solver/drive_work.hpp). Not yet supported (the constructor throws
+// std::invalid_argument): clumps, mesh walls, walls with a free axis, the automatic time step,
+// Scene::externalForces.
 
 #include "solver/decomposition.hpp"
 #include "solver/scene.hpp"
@@ -85,6 +87,7 @@ class DistributedScene {
   std::vector<std::vector<std::uint32_t>> sendSlots_, recvSlots_;
   std::uint64_t epochs_ = 0, migrations_ = 0, rebalances_ = 0;
   double rebalanceAbove_ = 1.1;
+  bool drives_ = false;  // the scene has driven bodies (their work's sums are combined every step)
 
   void rebalanceIfNeeded();
   void beginEpoch();

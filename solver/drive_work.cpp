@@ -1,7 +1,11 @@
 #include "drive_work.hpp"
 
+#include "contacts.hpp"
+
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <stdexcept>
 
 namespace dem {
 
@@ -24,7 +28,8 @@ double halfWork(const Particles& p, std::uint32_t i, const Vec3& gravity, double
 
 }  // namespace
 
-double DriveWork::begin(const Particles& p, const Vec3& gravity, double dt) {
+double DriveWork::begin(const Particles& p, const Vec3& gravity, double dt, const SharedSums* shared,
+                        const ContactStore* contacts) {
   driven_.clear();
   const std::uint8_t* blocked = p.blocked.data();
   const std::size_t n = p.size();
@@ -37,15 +42,42 @@ double DriveWork::begin(const Particles& p, const Vec3& gravity, double dt) {
   }
   // summed in the order of user ids (the same bits for any storage order)
   std::sort(driven_.begin(), driven_.end(), [&](std::uint32_t a, std::uint32_t b) { return p.userBefore(a, b); });
-  double work = 0.0;
-  for (const std::uint32_t i : driven_) work += halfWork(p, i, gravity, dt);
-  return work;
+  return work(p, gravity, dt, shared, contacts);
 }
 
-double DriveWork::end(const Particles& p, const Vec3& gravity, double dt) const {
-  double work = 0.0;
-  for (const std::uint32_t i : driven_) work += halfWork(p, i, gravity, dt);
-  return work;
+double DriveWork::end(const Particles& p, const Vec3& gravity, double dt, const SharedSums* shared,
+                      const ContactStore* contacts) const {
+  return work(p, gravity, dt, shared, contacts);
+}
+
+double DriveWork::work(const Particles& p, const Vec3& gravity, double dt, const SharedSums* shared,
+                       const ContactStore* contacts) const {
+  if (!shared) {
+    double work = 0.0;
+    for (const std::uint32_t i : driven_) work += halfWork(p, i, gravity, dt);
+    return work;
+  }
+  // (every rank combines when any may hold a driven body: SharedSums::drives)
+  if (!shared->drives) {
+    if (!driven_.empty()) throw std::logic_error("drive work: a driven body in shared sums without drives");
+    return 0.0;
+  }
+  std::array<ExactSum, 1> sum;
+  bool walls = false;
+  for (const std::uint32_t i : driven_) {
+    if (p.isWall(i)) walls = true;
+    else if (shared->owns(i)) sum[0] += halfWork(p, i, gravity, dt);
+  }
+  if (walls && contacts)
+    for (const Contact& c : contacts->records()) {
+      if (!c.real || c.type != ContactType::SphereWall || !shared->owns(c.id1)) continue;
+      const std::uint32_t w = c.id2;
+      if (!p.isDriven(w) || !p.velMidstep[w]) continue;
+      const std::uint8_t b = p.blocked[w];
+      sum[0] += -0.5 * dt * (onAxes(-c.force, p.vel[w], b & dof::translation) + onAxes(c.torque2, p.angVel[w], b >> 3));
+    }
+  shared->combine(sum);
+  return sum[0].value();
 }
 
 }  // namespace dem

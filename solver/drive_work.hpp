@@ -15,22 +15,34 @@
 // (Particles::isDriven) that have been integrated before, clump members excepted.
 
 #include "particles.hpp"
+#include "shared_sums.hpp"
 
 #include <cstdint>
 #include <vector>
 
 namespace dem {
 
+class ContactStore;
+
+// With shared sums (a rank of a distributed scene, shared_sums.hpp) the work is summed exactly over
+// the rank's own bodies and combined over the ranks: a driven sphere's from its force (complete on
+// the rank that owns it), a driven wall's from its contacts' reactions (a wall is on every rank, its
+// contacts on the ranks of their spheres): -(-f_c . v + t2_c . w) dt/2 for each real contact c of
+// a sphere the rank owns (the wall's H without its field, which a wall's H does not hold).
 class DriveWork {
  public:
   // At the start of step n: the half of the work over the step that ended at the last step's
   // forces. Returns the work to add to the ledger.
-  double begin(const Particles& p, const Vec3& gravity, double dt);
+  double begin(const Particles& p, const Vec3& gravity, double dt, const SharedSums* shared = nullptr,
+               const ContactStore* contacts = nullptr);
   // After the contact stage of step n (p.force and p.torque hold F_n, T_n): the half at F_n.
-  double end(const Particles& p, const Vec3& gravity, double dt) const;
+  double end(const Particles& p, const Vec3& gravity, double dt, const SharedSums* shared = nullptr,
+             const ContactStore* contacts = nullptr) const;
 
  private:
   std::vector<std::uint32_t> driven_;  // the bodies of this step (begin)
+  double work(const Particles& p, const Vec3& gravity, double dt, const SharedSums* shared,
+              const ContactStore* contacts) const;
 };
 
 }  // namespace dem

@@ -295,7 +295,7 @@ void Scene::step() {
   if (!(dt_ > 0.0)) throw std::invalid_argument("scene: dt is not set; call setDt() with a value > 0");
   // the drives' work over the step that ended, its half at the forces still held from it, with this
   // step's dt as the contact law (drive_work.hpp)
-  energy.boundaryWork += drives_.begin(particles, gravity, dt_);
+  energy.boundaryWork += drives_.begin(particles, gravity, dt_, sharedSums_ ? &*sharedSums_ : nullptr, &contacts);
   const bool meshes = !particles.meshes.empty();
   if (meshes) placeMeshes(particles, time, dt_);  // (t_n: exact from the time, whatever came before)
   StageClock clock(stageTiming_);
@@ -307,7 +307,7 @@ void Scene::step() {
   clock.lap(stageTimes_.contacts);
   energy.step = stepCount;
   clumps.aggregate(particles);
-  energy.boundaryWork += drives_.end(particles, gravity, dt_);
+  energy.boundaryWork += drives_.end(particles, gravity, dt_, sharedSums_ ? &*sharedSums_ : nullptr, &contacts);
   // (a cell at rest, L_n-1/2 = L_n+1/2 = 0: the field terms vanish, the plain integrator, whose
   // energies are then the totals)
   const bool field = cell && cell->homoDeform && !cellAtRest();

@@ -19,6 +19,7 @@ namespace dem {
 struct SharedSums {
   std::vector<std::uint8_t> owned;                      // per slot: 1 for this rank's own body
   std::function<void(std::span<ExactSum>)> combine;     // each sum replaced by the sum over the ranks
+  bool drives = false;  // some rank may hold a driven body: the drives' work is combined (drive_work.hpp)
   bool owns(std::size_t slot) const { return owned[slot] != 0; }
 
   // N sums over this rank's bodies among the n slots (add(i, sums) adds body i's terms), on the
