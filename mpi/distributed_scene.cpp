@@ -76,54 +76,56 @@ std::vector<T> allToAll(const std::vector<std::vector<T>>& out, MPI_Comm comm,
   return recv;
 }
 
-// Every rank's `mine`, in the order of the ranks, on every rank (no copy of it per rank).
+// The bytes of `mine`, as an MPI count (a message of at most 2 GB).
 template <class T>
-std::vector<T> allGather(const std::vector<T>& mine, MPI_Comm comm) {
-  int n = 1;
-  MPI_Comm_size(comm, &n);
+int bytesOf(const std::vector<T>& mine) {
   if (mine.size() * sizeof(T) > static_cast<std::size_t>(std::numeric_limits<int>::max()))
     throw std::runtime_error("mpi gather: more than 2 GB from one rank");
-  const int bytes = static_cast<int>(mine.size() * sizeof(T));
-  std::vector<int> count(static_cast<std::size_t>(n)), at(static_cast<std::size_t>(n));
-  MPI_Allgather(&bytes, 1, MPI_INT, count.data(), 1, MPI_INT, comm);
+  return static_cast<int>(mine.size() * sizeof(T));
+}
+
+// Every rank's `mine` (count[q] bytes from rank q), in the order of the ranks, on every rank (no
+// copy of it per rank).
+template <class T>
+std::vector<T> allGatherv(const std::vector<T>& mine, const std::vector<int>& count, MPI_Comm comm) {
+  std::vector<int> at(count.size());
   std::size_t total = 0;
   for (std::size_t q = 0; q < count.size(); ++q) {
     at[q] = static_cast<int>(total);
     total += static_cast<std::size_t>(count[q]);
   }
   std::vector<T> all(total / sizeof(T));
-  MPI_Allgatherv(mine.data(), bytes, MPI_BYTE, all.data(), count.data(), at.data(), MPI_BYTE, comm);
+  MPI_Allgatherv(mine.data(), bytesOf(mine), MPI_BYTE, all.data(), count.data(), at.data(), MPI_BYTE, comm);
   return all;
 }
 
+// Every rank's `mine`, in the order of the ranks, on every rank.
+template <class T>
+std::vector<T> allGather(const std::vector<T>& mine, MPI_Comm comm) {
+  int n = 1;
+  MPI_Comm_size(comm, &n);
+  const int bytes = bytesOf(mine);
+  std::vector<int> count(static_cast<std::size_t>(n));
+  MPI_Allgather(&bytes, 1, MPI_INT, count.data(), 1, MPI_INT, comm);
+  return allGatherv(mine, count, comm);
+}
+
 // Every rank's `a` and `b`, each in the order of the ranks, on every rank: allGather of the two
-// with one exchange of the sizes (no copy of either per rank).
+// with one exchange of the sizes.
 template <class A, class B>
 std::pair<std::vector<A>, std::vector<B>> allGather(const std::vector<A>& a, const std::vector<B>& b, MPI_Comm comm) {
   int n = 1;
   MPI_Comm_size(comm, &n);
-  const std::size_t bytesA = a.size() * sizeof(A), bytesB = b.size() * sizeof(B);
-  if (std::max(bytesA, bytesB) > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-    throw std::runtime_error("mpi gather: more than 2 GB from one rank");
-  const int sizes[2] = {static_cast<int>(bytesA), static_cast<int>(bytesB)};
-  std::vector<int> all(2 * static_cast<std::size_t>(n));
+  const int sizes[2] = {bytesOf(a), bytesOf(b)};
+  std::vector<int> all(2 * static_cast<std::size_t>(n)), countA(static_cast<std::size_t>(n)),
+      countB(static_cast<std::size_t>(n));
   MPI_Allgather(sizes, 2, MPI_INT, all.data(), 2, MPI_INT, comm);
-  const auto gather = [&](const auto& mine, auto& out, std::size_t which) {
-    using T = typename std::decay_t<decltype(mine)>::value_type;
-    std::vector<int> count(static_cast<std::size_t>(n)), at(static_cast<std::size_t>(n));
-    std::size_t total = 0;
-    for (std::size_t q = 0; q < count.size(); ++q) {
-      count[q] = all[2 * q + which];
-      at[q] = static_cast<int>(total);
-      total += static_cast<std::size_t>(count[q]);
-    }
-    out.resize(total / sizeof(T));
-    MPI_Allgatherv(mine.data(), sizes[which], MPI_BYTE, out.data(), count.data(), at.data(), MPI_BYTE, comm);
-  };
-  std::pair<std::vector<A>, std::vector<B>> out;
-  gather(a, out.first, 0);
-  gather(b, out.second, 1);
-  return out;
+  for (std::size_t q = 0; q < countA.size(); ++q) {
+    countA[q] = all[2 * q];
+    countB[q] = all[2 * q + 1];
+  }
+  std::vector<A> allA = allGatherv(a, countA, comm);
+  return {std::move(allA), allGatherv(b, countB, comm)};
 }
 
 BodyRecord bodyRecord(const Particles& p, std::size_t i, std::uint32_t id) {
