@@ -2,6 +2,7 @@
 
 #include "clump_report.hpp"
 #include "generators.hpp"
+#include "scene_document.hpp"
 #include "solver/laws.hpp"
 #include "solver/mesh_generators.hpp"
 #include "solver/mesh_motion.hpp"
@@ -17,7 +18,6 @@
 #include <numbers>
 #include <sstream>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace dem::io {
 
@@ -41,7 +41,7 @@ class Loader {
  public:
   Loader(const LoadOptions& options, LoadedScene& out) : opt_(options), out_(out), s_(out.scene) {}
 
-  void load(const JsonNode& root) {
+  void load(const JsonNode& root, const SceneDocument& doc) {
     root.requireObject();
     root.keysOnly({"$schema", "description", "materials", "walls", "meshes", "particles", "generators", "bodies",
                    "clumps", "cell", "engine", "outputs"});
@@ -52,9 +52,8 @@ class Loader {
     if (root.has("walls")) forEach(root["walls"], [&](const JsonNode& n) { wall(n); });
     if (root.has("meshes")) forEach(root["meshes"], [&](const JsonNode& n) { mesh(n); });
     if (root.has("particles")) {
-      const JsonNode list = root["particles"];
-      s_.particles.reserve(s_.particles.size() + std::min<std::size_t>(list.arraySize(), opt_.maxParticles));
-      forEach(list, [&](const JsonNode& n) { particle(n); });
+      if (!doc.particlesListed) root["particles"].arraySize();  // (not an array: the error)
+      listedParticles(root["particles"], doc);
     }
     if (root.has("generators")) forEach(root["generators"], [&](const JsonNode& n) { generator(n); });
     if (root.has("bodies")) forEach(root["bodies"], [&](const JsonNode& n) { body(n); });
@@ -76,14 +75,26 @@ class Loader {
   // The periodic cell ("cell"), set on the scene once every body is known.
   std::optional<Cell> cell_;
   bool startOnAffineField_ = false;
-  // The scene-file entry that made each body: (first particle id, node), in id order.
-  std::vector<std::pair<std::size_t, JsonNode>> origins_;
+  // The scene-file entry that made each body, in id order: from body `first` on, `node`, or for the
+  // listed particles (`list`) the element (id - first) of `node`.
+  struct Origin {
+    std::size_t first;
+    JsonNode node;
+    bool list;
+  };
+  std::vector<Origin> origins_;
 
-  void mark(const JsonNode& n) { origins_.emplace_back(s_.particles.size(), n); }
-  const JsonNode& origin(std::size_t id) const {
+  void mark(const JsonNode& n) { origins_.push_back({s_.particles.size(), n, false}); }
+  JsonNode origin(std::size_t id) const {
     const auto it = std::upper_bound(origins_.begin(), origins_.end(), id,
-                                     [](std::size_t i, const auto& o) { return i < o.first; });
-    return std::prev(it)->second;
+                                     [](std::size_t i, const Origin& o) { return i < o.first; });
+    const Origin& o = *std::prev(it);
+    return o.list ? listed(o.node, id - o.first) : o.node;
+  }
+  // Element i of the particles list (read into a ListedParticle; its path, for messages).
+  static JsonNode listed(const JsonNode& list, std::size_t i) {
+    static const json kRead;
+    return JsonNode(kRead, list.file(), list.path() + "[" + std::to_string(i) + "]");
   }
 
   // A 3x3 matrix written as 3 rows of 3 numbers.
@@ -207,32 +218,11 @@ class Loader {
     return it->second;
   }
 
-  // "blocked": a string of the letters x y z (translations) X Y Z (rotations), e.g. "xyzXYZ".
-  static std::uint8_t blocked(const JsonNode& n) {
-    const std::string s = n.string();
-    std::uint8_t b = 0;
-    for (const char c : s) {
-      std::uint8_t bit = 0;
-      switch (c) {
-        case 'x': bit = dof::x; break;
-        case 'y': bit = dof::y; break;
-        case 'z': bit = dof::z; break;
-        case 'X': bit = dof::rx; break;
-        case 'Y': bit = dof::ry; break;
-        case 'Z': bit = dof::rz; break;
-        default: n.fail("a string of distinct letters from \"xyzXYZ\" (x y z: translations, X Y Z: rotations)");
-      }
-      if (b & bit) n.fail("a string of distinct letters from \"xyzXYZ\" (x y z: translations, X Y Z: rotations)");
-      b |= bit;
-    }
-    return b;
-  }
-
   // Velocity, angular velocity and blocked DOFs shared by particles and bodies.
   static void motion(const JsonNode& n, ParticleSpec& p) {
     if (n.has("vel")) p.vel = n["vel"].vec3();
     if (n.has("angVel")) p.angVel = n["angVel"].vec3();
-    if (n.has("blocked")) p.blocked = blocked(n["blocked"]);
+    if (n.has("blocked")) p.blocked = blockedDofs(n["blocked"]);
     if (n.has("fixed") && n["fixed"].boolean()) p.blocked = dof::all;
   }
 
@@ -311,15 +301,29 @@ class Loader {
     return atPath(c, [&] { return coneMesh(outlet, axis, ro, rt, h, seg); });
   }
 
-  void particle(const JsonNode& n) {
-    n.keysOnly({"pos", "radius", "material", "vel", "angVel", "blocked", "fixed"});
-    room(n, 1);
-    mark(n);
-    const std::uint32_t mat = material(n["material"]);
-    ParticleSpec p = sphereSpec(n["pos"].vec3(), n["radius"].positive(), s_.materials[mat].density);
-    p.material = mat;
-    motion(n, p);
-    atPath(n, [&] { return s_.particles.add(p); });
+  // "particles": each element read and checked while the text was parsed (scene_document.hpp).
+  void listedParticles(const JsonNode& list, const SceneDocument& doc) {
+    if (doc.particles.empty()) return;
+    origins_.push_back({s_.particles.size(), list, true});
+    std::vector<std::uint32_t> mat(doc.materialNames.size());
+    std::vector<bool> known(doc.materialNames.size(), false);
+    s_.particles.reserve(s_.particles.size() + std::min<std::size_t>(doc.particles.size(), opt_.maxParticles));
+    std::size_t i = 0;
+    for (const ListedParticle& e : doc.particles) {
+      const JsonNode n = listed(list, i++);
+      room(n, 1);
+      if (!known[e.materialName]) {  // the first particle naming it
+        const json name = doc.materialNames[e.materialName];
+        mat[e.materialName] = material(JsonNode(name, n.file(), n.path() + ".material"));
+        known[e.materialName] = true;
+      }
+      ParticleSpec p = sphereSpec(e.pos, e.radius, s_.materials[mat[e.materialName]].density);
+      p.material = mat[e.materialName];
+      p.vel = e.vel;
+      p.angVel = e.angVel;
+      p.blocked = e.blocked;
+      atPath(n, [&] { return s_.particles.add(p); });
+    }
   }
 
   void addSphere(const JsonNode& n, const Vec3& c, double r, std::uint32_t mat, const Vec3& vel) {
@@ -826,111 +830,17 @@ class Loader {
   }
 };
 
-// Builds the document with nlohmann's SAX DOM builder and rejects repeated keys in an object
-// (nlohmann keeps the last one silently, which would hide a typo or a pasted duplicate), naming the
-// key's JSON path. Linear in the size of the text: the keys of each open object are kept in a set
-// while it is parsed. (nlohmann's parser callback, used before, scans the enclosing array for
-// discarded values at the end of every object: quadratic in the length of `particles`.)
-class DuplicateRejectingBuilder : public nlohmann::detail::json_sax_dom_parser<json> {
-  using Base = nlohmann::detail::json_sax_dom_parser<json>;
-
- public:
-  DuplicateRejectingBuilder(json& result, const std::string& fileName) : Base(result, true), file_(fileName) {}
-
-  bool null() { return done(Base::null()); }
-  bool boolean(bool v) { return done(Base::boolean(v)); }
-  bool number_integer(json::number_integer_t v) { return done(Base::number_integer(v)); }
-  bool number_unsigned(json::number_unsigned_t v) { return done(Base::number_unsigned(v)); }
-  bool number_float(json::number_float_t v, const json::string_t& s) { return done(Base::number_float(v, s)); }
-  bool string(json::string_t& v) { return done(Base::string(v)); }
-  bool binary(json::binary_t& v) { return done(Base::binary(v)); }
-  bool start_object(std::size_t n) {
-    frames_.emplace_back(true);
-    return Base::start_object(n);
-  }
-  bool start_array(std::size_t n) {
-    frames_.emplace_back(false);
-    return Base::start_array(n);
-  }
-  bool end_object() { return close(Base::end_object()); }
-  bool end_array() { return close(Base::end_array()); }
-  bool key(json::string_t& k) {
-    Frame& f = frames_.back();
-    if (!f.keys.insert(k).second) {
-      f.key = k;
-      throw SceneError(file_, path(), "repeated key; each key may appear once in an object");
-    }
-    f.key = k;
-    return Base::key(k);
-  }
-
- private:
-  struct Frame {
-    explicit Frame(bool isObject) : object(isObject) {}
-    bool object;
-    std::size_t index = 0;
-    std::string key;
-    std::unordered_set<std::string> keys;
-  };
-  std::string file_;
-  std::vector<Frame> frames_;
-
-  // A value of the enclosing array is complete: the next one has the next index.
-  bool done(bool ok) {
-    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
-    return ok;
-  }
-  bool close(bool ok) {
-    if (!frames_.empty()) frames_.pop_back();
-    return done(ok);
-  }
-  std::string path() const {
-    std::string p;
-    for (const Frame& f : frames_) {
-      if (f.object) {
-        if (!p.empty()) p.push_back('.');
-        p.append(f.key);
-      } else {
-        p.push_back('[');
-        p.append(std::to_string(f.index));
-        p.push_back(']');
-      }
-    }
-    return p;
-  }
-};
-
-json parseRejectingDuplicates(const std::string& text, const std::string& fileName) {
-  json result;
-  DuplicateRejectingBuilder builder(result, fileName);
-  json::sax_parse(text, &builder);
-  return result;
-}
-
-// The document of a scene file's text; a clear error where it is not valid JSON.
-json parseScene(const std::string& text, const std::string& fileName) {
-  try {
-    return parseRejectingDuplicates(text, fileName);
-  } catch (const json::exception& e) {
-    std::string what = e.what();
-    // nlohmann's messages start with "[json.exception.parse_error.101] "; keep the readable part.
-    const auto close = what.find("] ");
-    if (close != std::string::npos) what = what.substr(close + 2);
-    throw SceneError(fileName, "", "not valid JSON: " + what);
-  }
-}
-
-LoadedScene loadDocument(const json& doc, const std::string& fileName, const LoadOptions& options) {
+LoadedScene loadDocument(const SceneDocument& doc, const std::string& fileName, const LoadOptions& options) {
   LoadedScene out;
   Loader loader(options, out);
-  loader.load(JsonNode(doc, fileName, ""));
+  loader.load(JsonNode(doc.doc, fileName, ""), doc);
   return out;
 }
 
 }  // namespace
 
 LoadedScene loadSceneText(const std::string& text, const std::string& fileName, const LoadOptions& options) {
-  return loadDocument(parseScene(text, fileName), fileName, options);
+  return loadDocument(parseSceneDocument(text, fileName), fileName, options);
 }
 
 LoadedScene loadSceneFile(const std::string& path, const LoadOptions& options) {
@@ -945,7 +855,7 @@ LoadedScene loadSceneFile(const std::string& path, const LoadOptions& options) {
   char chunk[1 << 16];
   while (in.read(chunk, sizeof chunk) || in.gcount() > 0) text.append(chunk, static_cast<std::size_t>(in.gcount()));
   if (in.bad()) throw SceneError(path, "", "cannot read the file");
-  const json doc = parseScene(text, path);
+  const SceneDocument doc = parseSceneDocument(text, path);
   std::string().swap(text);  // (the text freed before the scene is built: a lower peak)
   return loadDocument(doc, path, options);
 }

@@ -260,6 +260,59 @@ BOOST_AUTO_TEST_CASE(non_finite_values) {
   expectError(d, "particles[0].vel[1]", "expected a number");
 }
 
+// The particles list is read element by element while the text is parsed (io/scene_document.hpp):
+// every form of element still gets its error at its path, and a list given before the materials
+// (or the walls, whose ids come first) loads as any other.
+BOOST_AUTO_TEST_CASE(particles_list_read_while_parsed) {
+  auto d = base();
+  d["particles"] = {{"pos", {0, 0, 0}}};
+  expectError(d, "particles", "expected an array");
+  d = base();
+  d["particles"][1] = 3;
+  expectError(d, "particles[1]", "expected an object, got 3");
+  d = base();
+  d["particles"][0] = {1, 2, 3};
+  expectError(d, "particles[0]", "expected an object");
+  d = base();
+  d["particles"][2]["extra"] = {{"a", {1, {{"b", {2, 3}}}}}};
+  expectError(d, "particles[2].extra", "unknown key");
+  d = base();
+  d["particles"][4]["material"] = 7;
+  expectError(d, "particles[4].material", "expected a string");
+
+  const std::string text = R"({"particles": [
+      {"pos": [0, 0, 1], "radius": 0.1, "material": "b", "extra": null},
+      {"pos": [1, 0, 1], "radius": 0.2, "material": "a", "vel": [1, 2, 3], "angVel": [4, 5, 6], "blocked": "zX"},
+      {"pos": [2, 0, 1], "radius": 0.1, "material": "b", "fixed": true}],
+    "walls": [{"point": [0, 0, 0], "normal": [0, 0, 1], "material": "a"}],
+    "materials": [{"name": "a", "density": 1000, "young": 1e7}, {"name": "b", "density": 3000, "young": 1e7}],
+    "engine": {"dt": 1e-5, "steps": 1}})";
+  try {
+    loadSceneText(text, "scene.json");
+    BOOST_ERROR("no error for the unknown key of particles[0]");
+  } catch (const SceneError& e) {
+    BOOST_TEST(e.path == "particles[0].extra");
+  }
+  std::string good = text;
+  good.erase(good.find(R"(, "extra": null)"), 15);
+  const LoadedScene s = loadSceneText(good, "scene.json");
+  const dem::Particles& p = s.scene.particles;
+  BOOST_TEST_REQUIRE(p.size() == 4u);
+  BOOST_TEST(p.isWall(0));
+  BOOST_TEST(p.material[1] == 1u);
+  BOOST_TEST(p.material[2] == 0u);
+  BOOST_TEST(p.material[3] == 1u);
+  BOOST_TEST(p.radius[2] == 0.2);
+  BOOST_TEST(p.mass[1] == dem::sphereMass(0.1, 3000.0));
+  BOOST_TEST(p.mass[2] == dem::sphereMass(0.2, 1000.0));
+  BOOST_TEST(p.pos[3].x() == 2.0);
+  BOOST_TEST(p.vel[2].y() == 2.0);
+  BOOST_TEST(p.angVel[2].z() == 6.0);
+  BOOST_TEST(int(p.blocked[2]) == int(dem::dof::z | dem::dof::rx));
+  BOOST_TEST(int(p.blocked[3]) == int(dem::dof::all));
+  BOOST_TEST(int(p.blocked[1]) == 0);
+}
+
 BOOST_AUTO_TEST_CASE(missing_and_unknown_references) {
   auto d = base();
   d["particles"][0].erase("material");
