@@ -40,17 +40,30 @@ class SceneDocumentBuilder : public nlohmann::detail::json_sax_dom_parser<json> 
   using Base = nlohmann::detail::json_sax_dom_parser<json>;
 
  public:
-  SceneDocumentBuilder(SceneDocument& out, const std::string& fileName) : Base(out.doc, true), out_(out), file_(fileName) {}
+  SceneDocumentBuilder(SceneDocument& out, const std::string& fileName)
+      : Base(out.doc, true), out_(out), file_(fileName) {}
 
-  bool null() { return scalar([](auto& b) { return b.null(); }); }
-  bool boolean(bool v) { return scalar([&](auto& b) { return b.boolean(v); }); }
-  bool number_integer(json::number_integer_t v) { return scalar([&](auto& b) { return b.number_integer(v); }); }
-  bool number_unsigned(json::number_unsigned_t v) { return scalar([&](auto& b) { return b.number_unsigned(v); }); }
+  bool null() {
+    return scalar([](auto& b) { return b.null(); });
+  }
+  bool boolean(bool v) {
+    return scalar([&](auto& b) { return b.boolean(v); });
+  }
+  bool number_integer(json::number_integer_t v) {
+    return scalar([&](auto& b) { return b.number_integer(v); });
+  }
+  bool number_unsigned(json::number_unsigned_t v) {
+    return scalar([&](auto& b) { return b.number_unsigned(v); });
+  }
   bool number_float(json::number_float_t v, const json::string_t& s) {
     return scalar([&](auto& b) { return b.number_float(v, s); });
   }
-  bool string(json::string_t& v) { return scalar([&](auto& b) { return b.string(v); }); }
-  bool binary(json::binary_t& v) { return scalar([&](auto& b) { return b.binary(v); }); }
+  bool string(json::string_t& v) {
+    return scalar([&](auto& b) { return b.string(v); });
+  }
+  bool binary(json::binary_t& v) {
+    return scalar([&](auto& b) { return b.binary(v); });
+  }
   bool start_object(std::size_t n) {
     const bool ok = opening() ? element().start_object(n) : Base::start_object(n);
     frames_.emplace_back(true);
@@ -163,13 +176,26 @@ std::uint8_t blockedDofs(const JsonNode& n) {
   for (const char c : s) {
     std::uint8_t bit = 0;
     switch (c) {
-      case 'x': bit = dof::x; break;
-      case 'y': bit = dof::y; break;
-      case 'z': bit = dof::z; break;
-      case 'X': bit = dof::rx; break;
-      case 'Y': bit = dof::ry; break;
-      case 'Z': bit = dof::rz; break;
-      default: n.fail(expected);
+      case 'x':
+        bit = dof::x;
+        break;
+      case 'y':
+        bit = dof::y;
+        break;
+      case 'z':
+        bit = dof::z;
+        break;
+      case 'X':
+        bit = dof::rx;
+        break;
+      case 'Y':
+        bit = dof::ry;
+        break;
+      case 'Z':
+        bit = dof::rz;
+        break;
+      default:
+        n.fail(expected);
     }
     if (b & bit) n.fail(expected);
     b |= bit;

@@ -8,8 +8,8 @@
 #include "solver/math.hpp"
 
 #include <cstdint>
-#include <string>
 #include <deque>
+#include <string>
 #include <vector>
 
 namespace dem::io {
@@ -28,7 +28,7 @@ struct SceneDocument {
   // True when "particles" is an array at the top level: doc holds an empty array there, and its
   // elements are `particles`, in order.
   bool particlesListed = false;
-  std::deque<ListedParticle> particles;  // (grows without copying)
+  std::deque<ListedParticle> particles;    // (grows without copying)
   std::vector<std::string> materialNames;  // the names the listed particles use, in first-use order
 };
 

@@ -12,10 +12,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 #include <functional>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -99,7 +99,8 @@ class Loader {
 
   // A 3x3 matrix written as 3 rows of 3 numbers.
   static Mat3 matrix(const JsonNode& n) {
-    if (!n.json().is_array() || n.json().size() != 3) n.fail("a 3x3 matrix: an array of 3 rows, each an array of 3 numbers");
+    if (!n.json().is_array() || n.json().size() != 3)
+      n.fail("a 3x3 matrix: an array of 3 rows, each an array of 3 numbers");
     Mat3 m;
     for (std::size_t r = 0; r < 3; ++r) m.row(static_cast<Eigen::Index>(r)) = n.at(r).vec3().transpose();
     return m;
@@ -111,8 +112,9 @@ class Loader {
   void cell(const JsonNode& n) {
     n.keysOnly({"H", "size", "velGrad", "homoDeform", "flip", "startOnAffineField"});
     if (n.has("H") == n.has("size"))
-      n.problem("expected exactly one of \"H\" (3x3 matrix whose columns are the cell's side vectors) and \"size\" "
-                "(side lengths of an axis-aligned box)");
+      n.problem(
+          "expected exactly one of \"H\" (3x3 matrix whose columns are the cell's side vectors) and \"size\" "
+          "(side lengths of an axis-aligned box)");
     Mat3 H;
     if (n.has("H")) {
       H = matrix(n["H"]);
@@ -188,15 +190,17 @@ class Loader {
       if (n.has("ksRatio")) m.ksRatio = n["ksRatio"].nonNegative();
       if (n.has("poisson")) m.poisson = n["poisson"].inRange(0.0, 0.5, false, "a Poisson ratio in [0, 0.5]");
       if (n.has("restitution"))
-        m.restitution = n["restitution"].inRange(0.0, 1.0, false, "a coefficient of restitution in [0, 1] (1: no dashpot)");
+        m.restitution =
+            n["restitution"].inRange(0.0, 1.0, false, "a coefficient of restitution in [0, 1] (1: no dashpot)");
       if (n.has("frictionAngle") && n.has("friction"))
-        n.problem("expected at most one of \"friction\" (the coefficient mu = tan(friction angle)) and "
-                  "\"frictionAngle\" (radians)");
+        n.problem(
+            "expected at most one of \"friction\" (the coefficient mu = tan(friction angle)) and "
+            "\"frictionAngle\" (radians)");
       if (n.has("frictionAngle"))
         m.frictionAngle = n["frictionAngle"].inRange(0.0, std::numbers::pi / 2, true, "an angle in [0, pi/2) rad");
       if (n.has("friction"))
-        m.frictionAngle =
-            std::atan(n["friction"].inRange(0.0, 1e6, false, "a friction coefficient mu = tan(friction angle) in [0, 1e6]"));
+        m.frictionAngle = std::atan(
+            n["friction"].inRange(0.0, 1e6, false, "a friction coefficient mu = tan(friction angle) in [0, 1e6]"));
       atPath(n, [&] {
         validateMaterial(s_.materials.size(), m);
         return 0;
@@ -376,7 +380,8 @@ class Loader {
     if (!allFinite(Vec3(p.hi - p.lo))) n["max"].fail("a box of finite size (max - min overflows)");
     const double rMax = std::isfinite(p.radius.maxRadius()) ? p.radius.maxRadius() : p.radius.minRadius();
     for (int k = 0; k < 3; ++k)
-      if (!(p.hi[k] - p.lo[k] > 2.0 * rMax)) n["max"].fail("a box corner farther than 2 * (largest radius) from \"min\" on every axis");
+      if (!(p.hi[k] - p.lo[k] > 2.0 * rMax))
+        n["max"].fail("a box corner farther than 2 * (largest radius) from \"min\" on every axis");
     if (n.has("seed")) p.seed = n["seed"].integer(0, std::numeric_limits<std::uint64_t>::max());
     if (n.has("maxAttempts")) p.maxAttempts = n["maxAttempts"].integer(1, opt_.maxPackingAttempts);
     const double defaultAttempts = 1000.0 * static_cast<double>(p.count) + 10000.0;
@@ -413,7 +418,8 @@ class Loader {
   SizeDistribution radiusDistribution(const JsonNode& r) const {
     if (r.json().is_number()) return SizeDistribution::constant(r.positive());
     if (!r.json().is_object())
-      r.fail("a radius > 0 or an object {\"distribution\": \"uniform\" | \"discrete\" | \"logNormal\" | \"table\", ...}");
+      r.fail(
+          "a radius > 0 or an object {\"distribution\": \"uniform\" | \"discrete\" | \"logNormal\" | \"table\", ...}");
     const std::string kind = r["distribution"].oneOf({"uniform", "discrete", "logNormal", "table"});
     if (kind == "uniform") {
       r.keysOnly({"distribution", "min", "max", "by"});
@@ -437,7 +443,8 @@ class Loader {
         fractions.push_back(fs.at(i).inRange(0.0, 1.0, false, "a fraction in [0, 1]"));
         sum += fractions.back();
       }
-      if (!(std::abs(sum - 1.0) <= 1e-6)) fs.problem("expected fractions summing to 1 (within 1e-6), got a sum of " + std::to_string(sum));
+      if (!(std::abs(sum - 1.0) <= 1e-6))
+        fs.problem("expected fractions summing to 1 (within 1e-6), got a sum of " + std::to_string(sum));
       const SizeBasis by = basis(r, SizeBasis::Number);
       return atPath(r, [&] { return SizeDistribution::discrete(radii, fractions, by); });
     }
@@ -513,15 +520,18 @@ class Loader {
     for (std::size_t i = 0; i < k; ++i) {
       const std::size_t id = m.at(i).integer(0, std::numeric_limits<std::uint32_t>::max());
       if (id >= s_.particles.size() || s_.particles.isBoundary(id) || s_.particles.isClump[id])
-        m.at(i).fail("the id of a sphere defined before the clumps (walls come first, then particles, generated "
-                     "spheres and bodies; " + std::to_string(s_.particles.size()) + " bodies so far)");
+        m.at(i).fail(
+            "the id of a sphere defined before the clumps (walls come first, then particles, generated "
+            "spheres and bodies; " +
+            std::to_string(s_.particles.size()) + " bodies so far)");
       members.push_back(id);
     }
     ClumpOptions o;
     if (n.has("inertia")) {
       const std::string method = n["inertia"].oneOf({"auto", "parallelAxis", "grid"});
-      o.method = method == "auto" ? ClumpInertiaMethod::Auto
-                                  : method == "grid" ? ClumpInertiaMethod::Grid : ClumpInertiaMethod::ParallelAxis;
+      o.method = method == "auto"   ? ClumpInertiaMethod::Auto
+                 : method == "grid" ? ClumpInertiaMethod::Grid
+                                    : ClumpInertiaMethod::ParallelAxis;
     }
     if (n.has("gridSpacing")) {
       o.gridSpacing = n["gridSpacing"].positive();
@@ -548,8 +558,8 @@ class Loader {
     std::vector<std::size_t> unique = members;
     std::sort(unique.begin(), unique.end());
     if (std::adjacent_find(unique.begin(), unique.end()) != unique.end()) return;  // the solver's error
-    const bool grid = o.method == ClumpInertiaMethod::Grid ||
-                      (o.method == ClumpInertiaMethod::Auto && membersOverlap(p, members));
+    const bool grid =
+        o.method == ClumpInertiaMethod::Grid || (o.method == ClumpInertiaMethod::Auto && membersOverlap(p, members));
     if (!grid) return;
     Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
     double rMin = std::numeric_limits<double>::infinity();
@@ -601,7 +611,8 @@ class Loader {
     if (n.has("dampGravity")) s_.setDampGravity(n["dampGravity"].boolean());
     if (n.has("verletDist")) {
       const double v = n["verletDist"].number();
-      if (!(v > -10.0 && v < 1e6)) n["verletDist"].fail("a number in (-10, 1e6): > 0 a length, < 0 a fraction of the smallest radius");
+      if (!(v > -10.0 && v < 1e6))
+        n["verletDist"].fail("a number in (-10, 1e6): > 0 a length, < 0 a fraction of the smallest radius");
       s_.collider.verletDist = v;
       s_.periodicCollider.verletDist = v;
     }
@@ -656,8 +667,7 @@ class Loader {
 
   static std::string fileName(const JsonNode& n) {
     const std::string s = n.string();
-    if (s.empty() || s.find('/') != std::string::npos || s == "." || s == "..")
-      n.fail("a plain file name (no '/')");
+    if (s.empty() || s.find('/') != std::string::npos || s == "." || s == "..") n.fail("a plain file name (no '/')");
     return s;
   }
 
@@ -756,11 +766,11 @@ class Loader {
   // One file name (or the VTK series PREFIX..._NNNNNNNNN.vtu) an output writes.
   struct OutputName {
     std::string name;
-    bool series;  // name is a series SERIES: the files SERIES_NNNNNNNNN.vtu
-    bool atomic;  // written as NAME.tmp, then renamed
-    std::string key;  // the JSON key that names it ("": none, a fixed name)
+    bool series;                   // name is a series SERIES: the files SERIES_NNNNNNNNN.vtu
+    bool atomic;                   // written as NAME.tmp, then renamed
+    std::string key;               // the JSON key that names it ("": none, a fixed name)
     std::optional<JsonNode> node;  // that key's node, when the scene file gives it
-    std::string what;  // the output, for messages
+    std::string what;              // the output, for messages
   };
 
   static bool inSeries(const std::string& file, const std::string& series) {
@@ -790,7 +800,8 @@ class Loader {
       const JsonNode n = outputs[section];
       return n.has(key) ? std::optional<JsonNode>(n[key]) : std::nullopt;
     };
-    if (o.csv.interval) names.push_back({o.csv.file, false, false, "outputs.csv.file", given("csv", "file"), "the CSV series"});
+    if (o.csv.interval)
+      names.push_back({o.csv.file, false, false, "outputs.csv.file", given("csv", "file"), "the CSV series"});
     if (o.contacts.interval)
       names.push_back(
           {o.contacts.file, false, false, "outputs.contacts.file", given("contacts", "file"), "the contacts CSV"});
@@ -800,11 +811,13 @@ class Loader {
       if (cell_) series.push_back(o.vtk.prefix + "_cell");
       if (!s_.particles.walls.empty() || !s_.particles.facets.empty()) series.push_back(o.vtk.prefix + "_walls");
       for (const std::string& sname : series) {
-        names.push_back({sname + ".pvd", false, true, "outputs.vtk.prefix", given("vtk", "prefix"), "the VTK collection"});
+        names.push_back(
+            {sname + ".pvd", false, true, "outputs.vtk.prefix", given("vtk", "prefix"), "the VTK collection"});
         names.push_back({sname, true, true, "outputs.vtk.prefix", given("vtk", "prefix"), "the VTK snapshots"});
       }
     }
-    if (!o.finalState.empty()) names.push_back({o.finalState, false, true, "outputs.final", given("final", nullptr), "the final state"});
+    if (!o.finalState.empty())
+      names.push_back({o.finalState, false, true, "outputs.final", given("final", nullptr), "the final state"});
     if (o.checkpointInterval)
       names.push_back({o.checkpointFile, false, true, "outputs.checkpoint.file", given("checkpoint", "file"),
                        "the periodic checkpoint"});
@@ -820,8 +833,8 @@ class Loader {
         if (a.key == b.key || !collide(a, b)) continue;
         const OutputName& at = b.node ? b : a;
         const OutputName& other = &at == &b ? a : b;
-        const std::string origin = other.key.empty() ? " (a fixed name)"
-                                                     : " of " + other.key + (other.node ? "" : " (its default)");
+        const std::string origin =
+            other.key.empty() ? " (a fixed name)" : " of " + other.key + (other.node ? "" : " (its default)");
         const std::string text = describeName(at) + " collides with " + describeName(other) + origin +
                                  ": both would write the same file; give each output a file name of its own";
         if (at.node) at.node->problem(text);
