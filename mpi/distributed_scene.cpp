@@ -63,8 +63,7 @@ std::vector<T> allToAll(const std::vector<std::vector<T>>& out, MPI_Comm comm,
   }
   if (recvSizes)
     for (std::size_t q = 0; q < n; ++q) recvCount[q] = static_cast<int>((*recvSizes)[q] * sizeof(T));
-  else
-    MPI_Alltoall(sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT, comm);
+  else MPI_Alltoall(sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT, comm);
   std::size_t total = 0;
   for (std::size_t q = 0; q < n; ++q) {
     recvAt[q] = static_cast<int>(total);
@@ -249,13 +248,12 @@ void requireSupported(const Scene& s) {
   const Particles& p = s.particles;
   for (std::size_t i = 0; i < p.size(); ++i) {
     if (p.isFacet(i)) throw std::invalid_argument("distributed scene: mesh walls are not supported yet");
-    if (p.isClump[i] || p.isClumpMember(i)) throw std::invalid_argument("distributed scene: clumps are not supported yet");
+    if (p.isClump[i] || p.isClumpMember(i))
+      throw std::invalid_argument("distributed scene: clumps are not supported yet");
   }
   for (std::size_t i = 0; i < p.size(); ++i)
     if (p.isWall(i) && p.blocked[i] != dof::all)  // (its load is spread over the ranks: not integrated)
       throw std::invalid_argument("distributed scene: a wall with a free axis is not supported");
-  if (s.dtSafety() > 0.0)
-    throw std::invalid_argument("distributed scene: the automatic time step is not supported yet; set dt");
   if (s.externalForces)  // (a function of the whole scene's slots, which a rank's scene does not have)
     throw std::invalid_argument("distributed scene: external forces (Scene::externalForces) are not supported");
 }
@@ -269,8 +267,9 @@ std::vector<std::uint32_t> fill(Scene& s, std::vector<BodyRecord>& bodies, std::
   std::sort(bodies.begin(), bodies.end(), [](const BodyRecord& a, const BodyRecord& b) { return a.id < b.id; });
   // (the contacts in the order of their ids, not of the ranks they came from: a gathered scene's
   // store, and so its checkpoint's bytes, are the same for any number of ranks)
-  std::sort(contacts.begin(), contacts.end(),
-            [](const ContactRecord& a, const ContactRecord& b) { return a.id1 != b.id1 ? a.id1 < b.id1 : a.id2 < b.id2; });
+  std::sort(contacts.begin(), contacts.end(), [](const ContactRecord& a, const ContactRecord& b) {
+    return a.id1 != b.id1 ? a.id1 < b.id1 : a.id2 < b.id2;
+  });
   s.particles = Particles{};
   s.particles.reserve(bodies.size());
   std::vector<std::uint32_t> global(bodies.size());
@@ -405,7 +404,8 @@ void DistributedScene::beginEpoch() {
   for (std::size_t i = 0; i < q.size(); ++i) {
     if (owned_[i]) {
       if (q.isWall(i)) {
-        for (int r = 1; r < ranks_; ++r) sendSlots_[static_cast<std::size_t>(r)].push_back(static_cast<std::uint32_t>(i));
+        for (int r = 1; r < ranks_; ++r)
+          sendSlots_[static_cast<std::size_t>(r)].push_back(static_cast<std::uint32_t>(i));
       } else {
         decomposition_.ranksNear(q.pos[i], reach_, rank_, ranksNear);
         for (const int r : ranksNear) sendSlots_[static_cast<std::size_t>(r)].push_back(static_cast<std::uint32_t>(i));
@@ -416,7 +416,13 @@ void DistributedScene::beginEpoch() {
   }
   // the ledger's sums over this rank's own bodies, combined over the ranks
   MPI_Comm comm = comm_;
-  local_.setSharedSums(SharedSums{owned_, [comm](std::span<ExactSum> sums) { allreduce(sums, comm); }, drives_});
+  const auto minimum = [comm](double x) {
+    double all = x;
+    MPI_Allreduce(&x, &all, 1, MPI_DOUBLE, MPI_MIN, comm);
+    return all;
+  };
+  local_.setSharedSums(
+      SharedSums{owned_, [comm](std::span<ExactSum> sums) { allreduce(sums, comm); }, drives_, minimum});
   ++epochs_;
 }
 
@@ -428,7 +434,8 @@ void DistributedScene::updateGhosts() {
     o.reserve(sendSlots_[r].size() * kGhostValues);
     for (const std::uint32_t i : sendSlots_[r]) {
       const Quat& q = p.ori[i];
-      for (const Vec3* v : {&p.pos[i], &p.vel[i], &p.angVel[i], &p.angMom[i]}) o.insert(o.end(), v->data(), v->data() + 3);
+      for (const Vec3* v : {&p.pos[i], &p.vel[i], &p.angVel[i], &p.angMom[i]})
+        o.insert(o.end(), v->data(), v->data() + 3);
       o.insert(o.end(), {q.w(), q.x(), q.y(), q.z(), static_cast<double>(p.velMidstep[i])});
     }
   }

@@ -23,9 +23,10 @@
 // for any number of ranks (and as one scene with the same shared sums over all its bodies).
 //
 // Driven bodies (blocked axes at a velocity: walls and spheres) book their work in the ledger as
-// exact sums over the ranks (solver/drive_work.hpp). Not yet supported (the constructor throws
-// std::invalid_argument): clumps, mesh walls, walls with a free axis, the automatic time step,
-// Scene::externalForces.
+// exact sums over the ranks (solver/drive_work.hpp). The automatic time step (dt from the global
+// stiffness) is each rank's estimate over its own bodies, then the minimum over the ranks
+// (solver/timestep.hpp). Not yet supported (the constructor throws std::invalid_argument): clumps,
+// mesh walls, walls with a free axis, Scene::externalForces.
 
 #include "solver/decomposition.hpp"
 #include "solver/scene.hpp"

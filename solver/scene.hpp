@@ -53,7 +53,7 @@ class Scene {
       if (m.restitution < 1.0) return true;
     return false;
   }
-  Collider collider;     // set collider.verletDist before the first step
+  Collider collider;                  // set collider.verletDist before the first step
   PeriodicCollider periodicCollider;  // used instead of collider when the scene has a cell
   ContactStore contacts;
   Clumps clumps;
@@ -102,8 +102,8 @@ class Scene {
   // changes of dt can destabilise the leapfrog, so keep the interval long compared with a contact
   // duration in dense packings), with interval = 0 only once. Without contacts the estimate is the
   // p-wave value. In a periodic scene the periodic collider finds the contacts, and those across the
-  // boundary count with particle 2's image x2 + H cellDist. Throws std::invalid_argument unless 0 < safety < 1 (safety = 1 sits on the
-  // estimate, which is exact, i.e. neutrally unstable, for two equal spheres in contact).
+  // boundary count with particle 2's image x2 + H cellDist. Throws std::invalid_argument unless 0 < safety < 1 (safety
+  // = 1 sits on the estimate, which is exact, i.e. neutrally unstable, for two equal spheres in contact).
   void setDtFromStiffness(double safety, std::uint64_t interval = 0);
   void clearDtFromStiffness() { autoDtSafety_ = 0.0; }
   double dtSafety() const { return autoDtSafety_; }  // 0 when dt is set by hand
@@ -113,7 +113,8 @@ class Scene {
   // Estimates of the current state: global stiffness (p-wave without contacts), and p-wave.
   // In a periodic scene, contacts across the boundary use particle 2's image x2 + H cellDist.
   TimestepEstimate criticalTimestep() const {
-    return globalStiffnessTimestep(particles, contacts, materials, ContactSelection::Touching, cellH(), law);
+    return globalStiffnessTimestep(particles, contacts, materials, ContactSelection::Touching, cellH(), law,
+                                   sharedSums_ ? &*sharedSums_ : nullptr);
   }
   TimestepEstimate pWaveTimestep() const { return dem::pWaveTimestep(particles, materials); }
 
@@ -201,8 +202,8 @@ class Scene {
     std::uint64_t renumberings = 0;
   };
   CarriedState carriedState() const {
-    return {autoDtSafety_, autoDtInterval_, autoDtNext_, prevStressSum_, renumberDue_, measureOrdered_, orderedShare_,
-            renumberings_};
+    return {autoDtSafety_, autoDtInterval_, autoDtNext_,   prevStressSum_,
+            renumberDue_,  measureOrdered_, orderedShare_, renumberings_};
   }
   // Throws std::invalid_argument for a safety outside [0, 1) or a non-finite stress sum.
   void setCarriedState(const CarriedState& s);
@@ -227,10 +228,10 @@ class Scene {
  private:
   double dt_ = 0.0;
   std::optional<SharedSums> sharedSums_;
-  double autoDtSafety_ = 0.0;       // > 0: dt from the global-stiffness estimate
+  double autoDtSafety_ = 0.0;  // > 0: dt from the global-stiffness estimate
   std::uint64_t autoDtInterval_ = 0;
-  std::uint64_t autoDtNext_ = 0;    // step at which the estimate is evaluated next
-  double liftMass_ = 0.0;           // sum m_i R_i over spheres (runaway energy scale)
+  std::uint64_t autoDtNext_ = 0;  // step at which the estimate is evaluated next
+  double liftMass_ = 0.0;         // sum m_i R_i over spheres (runaway energy scale)
   IntegratorSettings integrator_;
   IntegratorScratch integratorScratch_;
   DriveWork drives_;  // the work of the drives of blocked axes (energy.hpp, boundaryWork)
@@ -241,9 +242,9 @@ class Scene {
   StageTimes stageTimes_;
   bool spatialOrder_ = false;
   bool userIdSums_ = false;
-  bool renumberDue_ = false;       // the collider found the storage order decayed (setSpatialOrder)
-  bool measureOrdered_ = false;    // the next collider run measures the share after a renumbering
-  double orderedShare_ = 0.0;      // the share of far contacts found after the last renumbering
+  bool renumberDue_ = false;     // the collider found the storage order decayed (setSpatialOrder)
+  bool measureOrdered_ = false;  // the next collider run measures the share after a renumbering
+  double orderedShare_ = 0.0;    // the share of far contacts found after the last renumbering
   std::uint64_t renumberings_ = 0;
   void noteStorageOrder();
 

@@ -17,10 +17,13 @@
 namespace dem {
 
 struct SharedSums {
-  std::vector<std::uint8_t> owned;                      // per slot: 1 for this rank's own body
-  std::function<void(std::span<ExactSum>)> combine;     // each sum replaced by the sum over the ranks
+  std::vector<std::uint8_t> owned;                   // per slot: 1 for this rank's own body
+  std::function<void(std::span<ExactSum>)> combine;  // each sum replaced by the sum over the ranks
   bool drives = false;  // some rank may hold a driven body: the drives' work is combined (drive_work.hpp)
+  std::function<double(double)> minimum;  // the minimum over the ranks (the time step's estimate, timestep.hpp)
   bool owns(std::size_t slot) const { return owned[slot] != 0; }
+  // The minimum of x over the ranks (without `minimum`: one rank's, x).
+  double min(double x) const { return minimum ? minimum(x) : x; }
 
   // N sums over this rank's bodies among the n slots (add(i, sums) adds body i's terms), on the
   // threads of the step (each thread's exact sums merged, in any order: the same bits), combined

@@ -2,6 +2,7 @@
 
 #include "contact_geometry.hpp"
 #include "laws.hpp"
+#include "shared_sums.hpp"
 
 #include <Eigen/Eigenvalues>
 
@@ -17,15 +18,16 @@ namespace {
 
 // Normal (from 1 towards 2), contact point and u_N of a contact whose bodies overlap (or, with
 // Potential, of any contact); false when it does not count. H: the cell's, for particle 2's image.
-bool activeGeometry(const Particles& p, const Contact& c, ContactSelection selection, const Mat3* H, Vec3& n, Vec3& point,
-                    double& uN) {
+bool activeGeometry(const Particles& p, const Contact& c, ContactSelection selection, const Mat3* H, Vec3& n,
+                    Vec3& point, double& uN) {
   if (c.real) {
     n = c.normal;
     point = c.point;
     uN = c.u[0];
     return true;
   }
-  const PairGeometry<double> g = contactGeometry(pairInput(p, c.type, c.id1, c.id2, secondPoint(p, c.type, c.id1, c.id2, c.cellDist, H)), c.type);
+  const PairGeometry<double> g =
+      contactGeometry(pairInput(p, c.type, c.id1, c.id2, secondPoint(p, c.type, c.id1, c.id2, c.cellDist, H)), c.type);
   n = vec3(g.n);
   uN = g.uN;
   if (g.uN < 0.0) {
@@ -42,13 +44,24 @@ std::size_t bodyOf(const Particles& p, std::uint32_t i) {
   return p.clump[i] != kNoClump ? static_cast<std::size_t>(p.clump[i]) : i;
 }
 
+// This rank's estimate against the minimum over the ranks (a minimum: the same for any order).
+TimestepEstimate overRanks(TimestepEstimate e, const SharedSums& shared) {
+  const double all = shared.min(e.dt);
+  if (!(e.dt == all)) {  // (another rank's body sets it; a NaN never does)
+    e.dt = all;
+    e.particle = TimestepEstimate::npos;
+    e.rotational = false;
+  }
+  return e;
+}
+
 }  // namespace
 
-TimestepEstimate pWaveTimestep(const Particles& p, const std::vector<Material>& materials) {
+TimestepEstimate pWaveTimestep(const Particles& p, const std::vector<Material>& materials, const SharedSums* shared) {
   TimestepEstimate e;
   for (std::size_t u = 0; u < p.size(); ++u) {  // (in the order of user ids: the lowest on ties)
     const std::size_t i = p.slotOf[u];
-    if (p.isBoundary(i) || p.isClump[i]) continue;
+    if (p.isBoundary(i) || p.isClump[i] || (shared && !shared->owns(i))) continue;
     if (p.material[i] >= materials.size()) {
       std::ostringstream s;
       s << "p-wave timestep: particle " << p.userId[i] << ": material = " << p.material[i]
@@ -58,8 +71,8 @@ TimestepEstimate pWaveTimestep(const Particles& p, const std::vector<Material>& 
     const Material& m = materials[p.material[i]];
     if (!(m.density > 0.0 && m.young > 0.0 && std::isfinite(m.density) && std::isfinite(m.young))) {
       std::ostringstream s;
-      s << "p-wave timestep: particle " << p.userId[i] << ": material " << p.material[i] << " has density = " << m.density
-        << ", young = " << m.young << "; expected finite values > 0";
+      s << "p-wave timestep: particle " << p.userId[i] << ": material " << p.material[i]
+        << " has density = " << m.density << ", young = " << m.young << "; expected finite values > 0";
       throw std::invalid_argument(s.str());
     }
     const double dt = p.radius[i] * std::sqrt(m.density / m.young);  // seed: dt_p = R sqrt(rho/E)
@@ -68,7 +81,7 @@ TimestepEstimate pWaveTimestep(const Particles& p, const std::vector<Material>& 
       e.particle = i;
     }
   }
-  return e;
+  return shared ? overRanks(e, *shared) : e;
 }
 
 namespace {
@@ -90,7 +103,8 @@ std::vector<BodyStiffness> bodyBlocks(const Particles& p, const ContactStore& co
   // independent of the storage (of the contacts and the bodies)
   std::vector<std::pair<std::uint64_t, std::uint32_t>> order(contacts.size());
   for (std::size_t q = 0; q < contacts.size(); ++q)
-    order[q] = {(std::uint64_t{p.userId[contacts.id1(q)]} << 32) | p.userId[contacts.id2(q)], static_cast<std::uint32_t>(q)};
+    order[q] = {(std::uint64_t{p.userId[contacts.id1(q)]} << 32) | p.userId[contacts.id2(q)],
+                static_cast<std::uint32_t>(q)};
   std::sort(order.begin(), order.end());
   for (const auto& [key, q] : order) {
     Contact c = contacts.get(q);
@@ -133,7 +147,8 @@ ScaledBlock scaledBlock(const Particles& p, std::size_t b, const BodyStiffness& 
   const Vec3 inertia = p.isAspherical(b) ? p.inertia[b] : Vec3::Constant(p.inertia[b][0]);
   const Mat3 jInvSqrt = R * inertia.cwiseInverse().cwiseSqrt().asDiagonal() * R.transpose();
   const double mInvSqrt = 1.0 / std::sqrt(p.mass[b]);
-  ScaledBlock s{k.translation * (mInvSqrt * mInvSqrt), mInvSqrt * k.coupling * jInvSqrt, jInvSqrt * k.rotation * jInvSqrt};
+  ScaledBlock s{k.translation * (mInvSqrt * mInvSqrt), mInvSqrt * k.coupling * jInvSqrt,
+                jInvSqrt * k.rotation * jInvSqrt};
   const unsigned blocked = p.blocked[b];
   for (int w = 0; w < 3; ++w) {
     if (blocked & (1u << w)) {
@@ -195,7 +210,7 @@ std::vector<BodyStiffness> bodyStiffness(const Particles& p, const ContactStore&
 }
 
 std::vector<BodyStiffness> bodyDashpots(const Particles& p, const ContactStore& contacts,
-                                         const std::vector<Material>& materials, ContactSelection selection,
+                                        const std::vector<Material>& materials, ContactSelection selection,
                                         const Mat3* cellH, ContactLaw law) {
   return bodyBlocks(p, contacts, materials, selection, cellH, law, [](auto l, const auto& params, double uN) {
     const ContactDashpots d = decltype(l)::dashpots(params, uN);
@@ -205,7 +220,7 @@ std::vector<BodyStiffness> bodyDashpots(const Particles& p, const ContactStore& 
 
 TimestepEstimate globalStiffnessTimestep(const Particles& p, const ContactStore& contacts,
                                          const std::vector<Material>& materials, ContactSelection selection,
-                                         const Mat3* cellH, ContactLaw law) {
+                                         const Mat3* cellH, ContactLaw law, const SharedSums* shared) {
   const std::vector<BodyStiffness> k = bodyStiffness(p, contacts, materials, selection, cellH, law);
   std::vector<BodyStiffness> c;
   bool dashpots = false;
@@ -216,7 +231,9 @@ TimestepEstimate globalStiffnessTimestep(const Particles& p, const ContactStore&
   // diagonal blocks (eigenvalueBounds), and a body whose smallest possible dt exceeds the smallest
   // largest possible dt of all bodies cannot be the minimum. The result, the body included (the
   // lowest id among equal values), is that of the exact solve over all bodies.
-  const auto has = [&k](std::size_t b) { return !(k[b].translation.isZero(0.0) && k[b].rotation.isZero(0.0)); };
+  const auto has = [&k, shared](std::size_t b) {
+    return (!shared || shared->owns(b)) && !(k[b].translation.isZero(0.0) && k[b].rotation.isZero(0.0));
+  };
   std::vector<double> dtLow(p.size(), std::numeric_limits<double>::infinity());
   double bestHigh = std::numeric_limits<double>::infinity();
   for (std::size_t b = 0; b < p.size(); ++b) {  // (a minimum: the same for any order)
@@ -231,7 +248,7 @@ TimestepEstimate globalStiffnessTimestep(const Particles& p, const ContactStore&
   TimestepEstimate e;
   for (std::size_t u = 0; u < p.size(); ++u) {  // (in the order of user ids: the lowest on ties)
     const std::size_t b = p.slotOf[u];
-    if (!(dtLow[b] <= bestHigh)) continue;
+    if (!has(b) || !(dtLow[b] <= bestHigh)) continue;
     const double lambda = largestEigenvalue(scaledBlock(p, b, k[b]), nullptr);
     if (!(lambda > 0.0)) continue;
     const double kappa = dashpots ? largestEigenvalue(scaledBlock(p, b, c[b]), nullptr) : 0.0;
@@ -242,8 +259,13 @@ TimestepEstimate globalStiffnessTimestep(const Particles& p, const ContactStore&
       e.fromContacts = true;
     }
   }
-  if (!e.fromContacts) return pWaveTimestep(p, materials);
-  largestEigenvalue(scaledBlock(p, e.particle, k[e.particle]), &e.rotational);  // the limiting body's mode
+  if (shared) {
+    e = overRanks(e, *shared);
+    e.fromContacts = e.dt < std::numeric_limits<double>::infinity();
+  }
+  if (!e.fromContacts) return pWaveTimestep(p, materials, shared);
+  if (e.particle != TimestepEstimate::npos)
+    largestEigenvalue(scaledBlock(p, e.particle, k[e.particle]), &e.rotational);  // the limiting body's mode
   return e;
 }
 

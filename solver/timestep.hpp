@@ -58,12 +58,14 @@
 
 namespace dem {
 
+struct SharedSums;
+
 struct TimestepEstimate {
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
   double dt = std::numeric_limits<double>::infinity();  // inf: nothing to estimate from
-  std::size_t particle = npos;  // the body (or sphere, for the p-wave value) that sets dt
-  bool rotational = false;      // the limiting mode is a rotation of that body
-  bool fromContacts = false;    // false: the p-wave value
+  std::size_t particle = npos;                          // the body (or sphere, for the p-wave value) that sets dt
+  bool rotational = false;                              // the limiting mode is a rotation of that body
+  bool fromContacts = false;                            // false: the p-wave value
 };
 
 // One body's 6x6 block of the contacts' stiffness (N/m, N/rad, N m/rad) or dashpot matrix (the same
@@ -79,8 +81,11 @@ struct BodyStiffness {
 
 // p-wave timestep over every sphere (clump members included; walls and clump bodies have no
 // material volume). Throws std::invalid_argument naming a sphere whose material index is not valid
-// or whose material has a non-positive density or modulus. No sphere: dt = inf.
-TimestepEstimate pWaveTimestep(const Particles& p, const std::vector<Material>& materials);
+// or whose material has a non-positive density or modulus. No sphere: dt = inf. With `shared` (a
+// rank's scene of a distributed one, shared_sums.hpp): over this rank's own spheres, then the
+// minimum over the ranks (particle: npos where another rank's sphere sets it).
+TimestepEstimate pWaveTimestep(const Particles& p, const std::vector<Material>& materials,
+                               const SharedSums* shared = nullptr);
 
 // Which contacts count: Touching = real, or overlapping at the current positions (the estimate of
 // the state); Potential = every pair the collider holds (within the Verlet distance), those apart
@@ -110,10 +115,14 @@ std::vector<BodyStiffness> bodyDashpots(const Particles& p, const ContactStore& 
                                         const Mat3* cellH = nullptr, ContactLaw law = ContactLaw::Cundall);
 
 // Global-stiffness estimate (above, with the dashpots' condition when the contacts have dashpots), or
-// the p-wave value when no body has a contact.
+// the p-wave value when no body has a contact. With `shared` (a rank's scene of a distributed one):
+// each rank's estimate over its own bodies, whose blocks are complete there (the rank holds every
+// contact of its bodies, each summed in the order of the pairs' user ids as alone), then the
+// minimum over the ranks: the same bits for any number of ranks. Collective then: every rank calls it.
 TimestepEstimate globalStiffnessTimestep(const Particles& p, const ContactStore& contacts,
                                          const std::vector<Material>& materials,
                                          ContactSelection selection = ContactSelection::Touching,
-                                         const Mat3* cellH = nullptr, ContactLaw law = ContactLaw::Cundall);
+                                         const Mat3* cellH = nullptr, ContactLaw law = ContactLaw::Cundall,
+                                         const SharedSums* shared = nullptr);
 
 }  // namespace dem

@@ -2,10 +2,10 @@
 // as one Scene stepping them all with its sums in the order of user ids: positions, velocities,
 // angular velocities and momenta, orientations, and the energy ledger, after bodies have crossed
 // between ranks' bricks many times (migrations) with their contacts, after the bricks were drawn
-// anew (load balance), and through a checkpoint written by some ranks and continued by all. Scenes: a stirred pour into a box of walls (contacts with
-// walls, a floor, fixed-velocity pour), and a dense periodic packing in a sheared cell at rest
-// (contacts across the periodic boundary, bricks in fractional coordinates). The ranks run with one
-// thread or two (OMP_NUM_THREADS of the test); the reference runs in the same process.
+// anew (load balance), and through a checkpoint written by some ranks and continued by all. Scenes: a stirred pour into
+// a box of walls (contacts with walls, a floor, fixed-velocity pour), and a dense periodic packing in a sheared cell at
+// rest (contacts across the periodic boundary, bricks in fractional coordinates). The ranks run with one thread or two
+// (OMP_NUM_THREADS of the test); the reference runs in the same process.
 #include "mpi/distributed_scene.hpp"
 #include "io/checkpoint.hpp"
 #include "solver/builders.hpp"
@@ -33,7 +33,8 @@ bool same(const T& a, const T& b) {
 // over all its bodies, as one rank's combined with nothing).
 Scene reference(Scene scene) {
   scene.setUserIdSums(true);
-  scene.setSharedSums(SharedSums{std::vector<std::uint8_t>(scene.particles.size(), 1), [](std::span<ExactSum>) {}, true});
+  scene.setSharedSums(SharedSums{std::vector<std::uint8_t>(scene.particles.size(), 1), [](std::span<ExactSum>) {}, true,
+                                 [](double x) { return x; }});
   return scene;
 }
 
@@ -47,16 +48,21 @@ void expectSame(const Scene& whole, const Scene& alone, const std::string& what)
     const std::size_t i = p.slotOf[u], j = q.slotOf[u];
     const bool ok = same(q.pos[j], p.pos[i]) && same(q.vel[j], p.vel[i]) && same(q.angVel[j], p.angVel[i]) &&
                     same(q.angMom[j], p.angMom[i]) && same(q.ori[j].coeffs(), p.ori[i].coeffs());
-    if (!ok && differ++ < 3) BOOST_TEST_MESSAGE(what << ": body " << u << " at " << q.pos[j].transpose() << " against " << p.pos[i].transpose());
+    if (!ok && differ++ < 3)
+      BOOST_TEST_MESSAGE(what << ": body " << u << " at " << q.pos[j].transpose() << " against "
+                              << p.pos[i].transpose());
   }
   BOOST_TEST(differ == 0u, what << ": " << differ << " of " << p.size() << " bodies differ");
   const EnergyLedger& a = whole.energy;
   const EnergyLedger& b = alone.energy;
-  for (const auto& [name, x, y] : {std::tuple{"kinetic", a.kinetic, b.kinetic}, {"rotational", a.rotational, b.rotational},
-                                   {"gravity", a.gravity, b.gravity}, {"elastic", a.elastic, b.elastic},
+  for (const auto& [name, x, y] : {std::tuple{"kinetic", a.kinetic, b.kinetic},
+                                   {"rotational", a.rotational, b.rotational},
+                                   {"gravity", a.gravity, b.gravity},
+                                   {"elastic", a.elastic, b.elastic},
                                    {"damping", a.dampingDissipated, b.dampingDissipated},
                                    {"friction", a.frictionDissipated, b.frictionDissipated},
-                                   {"viscous", a.viscousDissipated, b.viscousDissipated}, {"cell work", a.cellWork, b.cellWork},
+                                   {"viscous", a.viscousDissipated, b.viscousDissipated},
+                                   {"cell work", a.cellWork, b.cellWork},
                                    {"boundary work", a.boundaryWork, b.boundaryWork}})
     BOOST_TEST(same(x, y), what << ": ledger " << name << " " << std::hexfloat << x << " against " << y);
   BOOST_TEST(whole.stepCount == alone.stepCount);
@@ -100,7 +106,8 @@ Scene tallPour(std::size_t layers) {
   for (std::size_t k = 0; k < layers; ++k)
     for (int i = 0; i < side; ++i)
       for (int j = 0; j < side; ++j) {
-        const Vec3 x((i + 0.5) * spacing + jitter(rng), (j + 0.5) * spacing + jitter(rng), (static_cast<double>(k) + 0.5) * spacing);
+        const Vec3 x((i + 0.5) * spacing + jitter(rng), (j + 0.5) * spacing + jitter(rng),
+                     (static_cast<double>(k) + 0.5) * spacing);
         p.add(sphereSpec(x, r, m.density));
       }
   s.gravity = Vec3(0, 0, -100.0);
@@ -201,13 +208,39 @@ BOOST_AUTO_TEST_CASE(a_packing_sheared_across_a_flip_has_the_same_bits) {
     shear = alone.cell->H()(0, 1);
   }
   BOOST_TEST(flipped, "the cell never flipped (shear " << shear << ")");
-  BOOST_TEST_MESSAGE("sheared: " << d.ranks() << " ranks, " << d.epochs() << " epochs, " << d.migrations() << " migrations");
+  BOOST_TEST_MESSAGE("sheared: " << d.ranks() << " ranks, " << d.epochs() << " epochs, " << d.migrations()
+                                 << " migrations");
   expectSame(d.gatherScene(), alone, "sheared across a flip");
   BOOST_TEST(alone.energy.cellWork != 0.0);
 }
 
 BOOST_AUTO_TEST_CASE(a_deposition_settling_to_the_floor_is_rebalanced_with_the_same_bits) {
   compare(tallPour(24), 2500, "settling", true);
+}
+
+BOOST_AUTO_TEST_CASE(the_automatic_time_step_has_the_same_bits) {
+  // dt from the global stiffness every 20 steps while the spheres settle onto the floor: contacts
+  // form on every rank, and each estimate is the minimum over the ranks of their own bodies' (the
+  // bodies' blocks summed as alone); a rank's estimate alone would differ from the others' and the
+  // states would part
+  Scene scene = tallPour(16);
+  scene.setDtFromStiffness(0.3, 20);
+  Scene alone = reference(scene);
+  mpi::DistributedScene d(scene, MPI_COMM_WORLD);
+  std::vector<double> seen;
+  for (int k = 0; k < 12; ++k) {
+    d.run(150);
+    alone.run(150);
+    seen.push_back(alone.dt());
+  }
+  const Scene whole = d.gatherScene();
+  BOOST_TEST(same(whole.dt(), alone.dt()), std::hexfloat << whole.dt() << " against " << alone.dt());
+  expectSame(whole, alone, "automatic time step");
+  // the estimates came from the contacts and changed as they formed
+  std::sort(seen.begin(), seen.end());
+  const auto distinct = std::unique(seen.begin(), seen.end()) - seen.begin();
+  BOOST_TEST(distinct > 3);
+  BOOST_TEST(alone.criticalTimestep().fromContacts);
 }
 
 BOOST_AUTO_TEST_CASE(a_checkpoint_of_some_ranks_continues_on_all_with_the_same_bits) {
@@ -241,7 +274,8 @@ BOOST_AUTO_TEST_CASE(a_checkpoint_of_some_ranks_continues_on_all_with_the_same_b
   const Scene restored = io::sceneFromCheckpointBytes(bytes, "the checkpoint of " + std::to_string(first) + " ranks");
   mpi::DistributedScene d(restored, MPI_COMM_WORLD);
   d.run(700);
-  expectSame(d.gatherScene(), alone, "restart of " + std::to_string(first) + " ranks' checkpoint on " + std::to_string(world));
+  expectSame(d.gatherScene(), alone,
+             "restart of " + std::to_string(first) + " ranks' checkpoint on " + std::to_string(world));
 }
 
 BOOST_AUTO_TEST_CASE(a_pour_above_the_threads_threshold_has_the_same_bits) {
@@ -281,7 +315,8 @@ BOOST_AUTO_TEST_CASE(a_sliding_contact_keeps_its_spring_when_it_moves_to_another
     const std::int64_t c = whole.contacts.find(0, 1), a = alone.contacts.find(0, 1);
     BOOST_TEST_REQUIRE(c >= 0);
     BOOST_TEST_REQUIRE(a >= 0);
-    const Contact got = whole.contacts.get(static_cast<std::size_t>(c)), want = alone.contacts.get(static_cast<std::size_t>(a));
+    const Contact got = whole.contacts.get(static_cast<std::size_t>(c)),
+                  want = alone.contacts.get(static_cast<std::size_t>(a));
     BOOST_TEST(got.real == 1);
     BOOST_TEST(same(got.u, want.u));
     BOOST_TEST(same(got.frame.coeffs(), want.frame.coeffs()));
