@@ -247,7 +247,6 @@ double verletLength(const Scene& s) {
 void requireSupported(const Scene& s) {
   const Particles& p = s.particles;
   for (std::size_t i = 0; i < p.size(); ++i) {
-    if (p.isFacet(i)) throw std::invalid_argument("distributed scene: mesh walls are not supported yet");
     if (p.isClump[i] || p.isClumpMember(i))
       throw std::invalid_argument("distributed scene: clumps are not supported yet");
   }
@@ -258,12 +257,28 @@ void requireSupported(const Scene& s) {
     throw std::invalid_argument("distributed scene: external forces (Scene::externalForces) are not supported");
 }
 
-// Puts the bodies (sorted here by global id) and the contacts among them (by global ids) into s in
-// place of its own, with fresh colliders of its settings (their first run keeps the contacts whose
-// boxes overlap and finds the others, as after a restart). A contact whose bodies are not both
-// among them is left out (it cannot touch before the next epoch; a real one is an error). Returns
-// the global id of each slot; the local user ids keep the global ids' order.
-std::vector<std::uint32_t> fill(Scene& s, std::vector<BodyRecord>& bodies, std::vector<ContactRecord>& contacts) {
+// The mesh walls of a scene. Every rank holds them all and places them from the time as a scene
+// alone does (Scene::step, mesh_motion.hpp): no rank owns or sends them.
+struct MeshPart {
+  Particles facets;                  // the meshes alone (Particles::copyMesh)
+  std::vector<std::uint32_t> first;  // per mesh: the global id of its first facet
+};
+MeshPart meshPart(const Particles& p, const std::vector<std::uint32_t>& global) {
+  MeshPart m;
+  for (std::size_t k = 0; k < p.meshes.size(); ++k) {
+    m.facets.copyMesh(p, k);
+    m.first.push_back(global[p.meshes[k].first]);
+  }
+  return m;
+}
+
+// Puts the bodies (sorted here by global id), the meshes and the contacts among them (by global
+// ids) into s in place of its own, with fresh colliders of its settings (their first run keeps the
+// contacts whose boxes overlap and finds the others, as after a restart). A contact whose bodies are
+// not both among them is left out (it cannot touch before the next epoch; a real one is an error).
+// Returns the global id of each slot; the local user ids keep the global ids' order.
+std::vector<std::uint32_t> fill(Scene& s, std::vector<BodyRecord>& bodies, std::vector<ContactRecord>& contacts,
+                                const MeshPart& meshes) {
   std::sort(bodies.begin(), bodies.end(), [](const BodyRecord& a, const BodyRecord& b) { return a.id < b.id; });
   // (the contacts in the order of their ids, not of the ranks they came from: a gathered scene's
   // store, and so its checkpoint's bytes, are the same for any number of ranks)
@@ -271,12 +286,22 @@ std::vector<std::uint32_t> fill(Scene& s, std::vector<BodyRecord>& bodies, std::
     return a.id1 != b.id1 ? a.id1 < b.id1 : a.id2 < b.id2;
   });
   s.particles = Particles{};
-  s.particles.reserve(bodies.size());
-  std::vector<std::uint32_t> global(bodies.size());
-  for (std::size_t i = 0; i < bodies.size(); ++i) {
-    addBody(s.particles, bodies[i]);
-    global[i] = bodies[i].id;
+  s.particles.reserve(bodies.size() + meshes.facets.size());
+  std::vector<std::uint32_t> global;
+  global.reserve(bodies.size() + meshes.facets.size());
+  std::size_t m = 0;  // the next mesh, in the places of its global ids
+  const auto meshesBefore = [&](std::uint64_t id) {
+    for (; m < meshes.first.size() && meshes.first[m] < id; ++m) {
+      s.particles.copyMesh(meshes.facets, m);
+      for (std::uint32_t j = 0; j < meshes.facets.meshes[m].count; ++j) global.push_back(meshes.first[m] + j);
+    }
+  };
+  for (const BodyRecord& r : bodies) {
+    meshesBefore(r.id);
+    addBody(s.particles, r);
+    global.push_back(r.id);
   }
+  meshesBefore(std::numeric_limits<std::uint64_t>::max());
   const auto slotOf = [&](std::uint32_t id) -> std::int64_t {
     const auto it = std::lower_bound(global.begin(), global.end(), id);
     return it != global.end() && *it == id ? it - global.begin() : -1;
@@ -327,7 +352,7 @@ DistributedScene::DistributedScene(const Scene& whole, MPI_Comm comm, double mov
   owned_.resize(p.size());
   for (std::size_t i = 0; i < p.size(); ++i) {
     global_[i] = p.userId[i];
-    owned_[i] = static_cast<int>(p.userId[i] % static_cast<std::uint32_t>(ranks_)) == rank_ ? 1 : 0;
+    owned_[i] = !p.isFacet(i) && static_cast<int>(p.userId[i] % static_cast<std::uint32_t>(ranks_)) == rank_ ? 1 : 0;
   }
   beginEpoch();
   migrations_ = 0;  // (the first distribution is not a migration)
@@ -390,9 +415,12 @@ void DistributedScene::beginEpoch() {
   migrations_ += movedAll;
 
   // the rank's scene anew (fill): its own bodies and the ghosts, the carried contacts
-  global_ = fill(local_, bodies, contacts);  // (sorts the records: slot i holds bodies[i])
-  owned_.assign(bodies.size(), 0);
-  for (std::size_t i = 0; i < bodies.size(); ++i) owned_[i] = bodies[i].owned;
+  global_ = fill(local_, bodies, contacts, meshPart(local_.particles, global_));  // (sorts the records)
+  owned_.assign(global_.size(), 0);
+  for (std::size_t i = 0, slot = 0; i < bodies.size(); ++i, ++slot) {
+    while (global_[slot] != bodies[i].id) ++slot;  // (past the meshes' facets)
+    owned_[slot] = bodies[i].owned;
+  }
   epochStart_ = local_.particles.pos;
   if (local_.cell) epochH_ = local_.cell->H();
 
@@ -402,6 +430,7 @@ void DistributedScene::beginEpoch() {
   const Particles& q = local_.particles;
   const auto ownerNow = [&](std::size_t i) { return q.isWall(i) ? 0 : decomposition_.owner(q.pos[i]); };
   for (std::size_t i = 0; i < q.size(); ++i) {
+    if (q.isFacet(i)) continue;  // (every rank places the meshes itself)
     if (owned_[i]) {
       if (q.isWall(i)) {
         for (int r = 1; r < ranks_; ++r)
@@ -531,20 +560,21 @@ Scene DistributedScene::gatherScene() {
   local_.particles = std::move(mine);
   local_.contacts = std::move(mineContacts);
   Scene whole = std::move(*copy);
-  fill(whole, allBodies, allContacts);  // (every global id: the slots are the user ids)
+  fill(whole, allBodies, allContacts,
+       meshPart(local_.particles, global_));  // (every global id: the slots are the user ids)
   whole.setSharedSums(std::nullopt);
-  // A wall's contacts are spread over the ranks (its copies hold only their own): its force and
-  // torque are the field's (applyFields) and the exact sum of the reactions of the real contacts
-  // whose spheres each rank owns, the same bits for any number of ranks.
+  // A wall's or facet's contacts are spread over the ranks (its copies hold only their own): its
+  // force and torque are the field's (applyFields) and the exact sum of the reactions of the real
+  // contacts whose spheres each rank owns, the same bits for any number of ranks.
   std::vector<std::uint32_t> walls;
   for (std::size_t i = 0; i < whole.particles.size(); ++i)
-    if (whole.particles.isWall(i)) walls.push_back(static_cast<std::uint32_t>(i));
+    if (whole.particles.isBoundary(i)) walls.push_back(static_cast<std::uint32_t>(i));
   std::vector<ExactSum> load(6 * walls.size());
   const auto wallIndex = [&](std::uint32_t id) {
     return static_cast<std::size_t>(std::lower_bound(walls.begin(), walls.end(), id) - walls.begin());
   };
   for (const Contact& c : local_.contacts.records()) {
-    if (!c.real || c.type != ContactType::SphereWall || !owned_[c.id1]) continue;
+    if (!c.real || !p.isBoundary(c.id2) || !owned_[c.id1]) continue;
     ExactSum* w = &load[6 * wallIndex(global_[c.id2])];
     for (int k = 0; k < 3; ++k) {
       w[k] += -c.force[k];

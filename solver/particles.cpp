@@ -54,9 +54,7 @@ double sphereMass(double radius, double density) {
   return 4.0 / 3.0 * std::numbers::pi * radius * radius * radius * density;
 }
 
-Vec3 sphereInertia(double radius, double mass) {
-  return Vec3::Constant(0.4 * mass * radius * radius);
-}
+Vec3 sphereInertia(double radius, double mass) { return Vec3::Constant(0.4 * mass * radius * radius); }
 
 ParticleSpec sphereSpec(const Vec3& pos, double radius, double density) {
   ParticleSpec s;
@@ -167,7 +165,7 @@ std::size_t Particles::addMesh(const TriangleMesh& triangles, std::uint32_t mat,
     for (int k = 0; k < 3; ++k) {
       f.v[k] = f.v0[k] = tri.v[k];
       const auto [it, added] = ids.emplace(std::array<double, 3>{tri.v[k][0], tri.v[k][1], tri.v[k][2]},
-                                          static_cast<std::uint32_t>(ids.size()));
+                                           static_cast<std::uint32_t>(ids.size()));
       f.vertex[k] = it->second;
     }
     f.mesh = meshIndex;
@@ -186,6 +184,40 @@ std::size_t Particles::addMesh(const TriangleMesh& triangles, std::uint32_t mat,
   mesh.vertices = static_cast<std::uint32_t>(ids.size());
   meshes.push_back(mesh);
   return meshIndex;
+}
+
+std::size_t Particles::copyMesh(const Particles& from, std::size_t m) {
+  Mesh mesh = from.meshes.at(m);
+  const std::uint32_t first = mesh.first;
+  mesh.first = static_cast<std::uint32_t>(size());
+  const auto index = static_cast<std::uint32_t>(meshes.size());
+  for (std::uint32_t j = 0; j < mesh.count; ++j) {
+    const std::size_t i = first + j;
+    ParticleSpec spec;
+    spec.pos = from.pos[i];
+    spec.radius = spec.mass = 1.0;  // placeholders, replaced below
+    spec.inertia = Vec3::Ones();
+    spec.material = from.material[i];
+    spec.blocked = from.blocked[i];
+    const std::size_t id = add(spec);
+    radius[id] = from.radius[i];
+    mass[id] = from.mass[i];
+    inertia[id] = from.inertia[i];
+    vel[id] = from.vel[i];
+    angVel[id] = from.angVel[i];
+    angMom[id] = from.angMom[i];
+    ori[id] = from.ori[i];
+    force[id] = from.force[i];
+    torque[id] = from.torque[i];
+    velMidstep[id] = from.velMidstep[i];
+    shape[id] = Shape::Facet;
+    shapeIndex[id] = static_cast<std::uint32_t>(facets.size());
+    Facet f = from.facets[from.shapeIndex[i]];
+    f.mesh = index;
+    facets.push_back(f);
+  }
+  meshes.push_back(mesh);
+  return index;
 }
 
 void Particles::checkFinite() const {

@@ -22,8 +22,8 @@
 #include "math.hpp"
 #include "triangle.hpp"
 
-#include <cstddef>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -149,8 +149,11 @@ struct Particles {
   // at rest by default): one facet particle per triangle, vertices with equal coordinates shared.
   // Throws std::invalid_argument naming the triangle for a non-finite or degenerate (zero-area)
   // triangle, or for an empty mesh. Returns the mesh's index in `meshes`.
-  std::size_t addMesh(const TriangleMesh& triangles, std::uint32_t material,
-                      const MeshMotion& motion = {}, const std::string& name = "");
+  std::size_t addMesh(const TriangleMesh& triangles, std::uint32_t material, const MeshMotion& motion = {},
+                      const std::string& name = "");
+  // Appends mesh `mesh` of `from` with every bit of its facets' state (vertices, shared vertex ids,
+  // places, velocities, orientations, forces); returns its index in `meshes`.
+  std::size_t copyMesh(const Particles& from, std::size_t mesh);
 
   bool isWall(std::size_t i) const { return shape[i] == Shape::Wall; }
   bool isFacet(std::size_t i) const { return shape[i] == Shape::Facet; }

@@ -42,7 +42,8 @@ void Scene::setDtFromStiffness(double safety, std::uint64_t interval) {
 
 void Scene::setCarriedState(const CarriedState& c) {
   if (!(std::isfinite(c.dtSafety) && c.dtSafety >= 0.0 && c.dtSafety < 1.0))
-    throw std::invalid_argument("scene: carried state: dt safety = " + str(c.dtSafety) + " is invalid; expected 0 <= safety < 1");
+    throw std::invalid_argument("scene: carried state: dt safety = " + str(c.dtSafety) +
+                                " is invalid; expected 0 <= safety < 1");
   if (!c.prevStressSum.allFinite())
     throw std::invalid_argument("scene: carried state: the previous stress sum is not finite");
   autoDtSafety_ = c.dtSafety;
@@ -103,7 +104,8 @@ void Scene::validate() {
 // in a cell the dormant contacts are woken as soon as H is no longer the run's.
 void Scene::updateCollider() {
   collider.law = periodicCollider.law = law;
-  const bool ran = cell ? periodicCollider.update(particles, *cell, materials, contacts) : collider.update(particles, materials, contacts);
+  const bool ran = cell ? periodicCollider.update(particles, *cell, materials, contacts)
+                        : collider.update(particles, materials, contacts);
   // how far the bodies may have moved since the run (in a cell, only while H is the run's)
   constexpr double unknown = std::numeric_limits<double>::infinity();
   contacts.setMoveSinceRun(cell ? (cellAtRest() ? periodicCollider.moveSinceRun() : unknown) : collider.moveSinceRun());
@@ -160,8 +162,10 @@ void Scene::updateDtFromStiffness() {
   if (particles.size() > 1) updateCollider();
   const TimestepEstimate e = criticalTimestep();
   if (!(std::isfinite(e.dt) && e.dt > 0.0))
-    throw std::invalid_argument("scene: setDtFromStiffness: no sphere and no contact to estimate the critical "
-                                "timestep from (estimate = " + str(e.dt) + "); call setDt() instead");
+    throw std::invalid_argument(
+        "scene: setDtFromStiffness: no sphere and no contact to estimate the critical "
+        "timestep from (estimate = " +
+        str(e.dt) + "); call setDt() instead");
   dt_ = autoDtSafety_ * e.dt;
   autoDtNext_ = autoDtInterval_ > 0 ? stepCount + autoDtInterval_ : std::numeric_limits<std::uint64_t>::max();
 }
@@ -181,14 +185,16 @@ void Scene::checkRunaway(bool gradientChanged) {
   // A step whose gradient differs from the previous one's (a switch-on) gives every particle the
   // velocity change (L_n+1/2 - L_n-1/2) x, work the ledger does not book: open, a new reference after it.
   const bool closed = !externalForces && !(deforming && !cell->homoDeform) && !gradientChanged;
-  const RunawayMonitor::Verdict v = runaway.check(energy, gravity.norm() * liftMass_, closed, nonFinite, particles.size());
+  const RunawayMonitor::Verdict v =
+      runaway.check(energy, gravity.norm() * liftMass_, closed, nonFinite, particles.size());
   if (v == RunawayMonitor::Verdict::Ok) return;
   const std::size_t whoSlot = nonFinite ? s.firstNonFinite : s.fastest;
   const std::size_t who = whoSlot < particles.size() ? particles.userId[whoSlot] : whoSlot;  // (user id)
   double dtCr = std::numeric_limits<double>::quiet_NaN();
   std::string how;
   try {
-    const TimestepEstimate e = globalStiffnessTimestep(particles, contacts, materials, ContactSelection::Potential, cellH(), law);
+    const TimestepEstimate e =
+        globalStiffnessTimestep(particles, contacts, materials, ContactSelection::Potential, cellH(), law);
     dtCr = e.dt;
     how = e.fromContacts ? "global stiffness of the contacts held by the collider" : "p-wave, no contacts";
   } catch (const std::invalid_argument& err) {
@@ -197,13 +203,11 @@ void Scene::checkRunaway(bool gradientChanged) {
   std::ostringstream m;
   m.precision(6);
   m << "scene: runaway at step " << energy.step << " (t = " << energy.time << "): particle " << who;
-  if (nonFinite)
-    m << " has a non-finite position or velocity";
+  if (nonFinite) m << " has a non-finite position or velocity";
   else if (v == RunawayMonitor::Verdict::NonFiniteEnergy)
     m << " is the fastest; the energy ledger's " << nonFiniteLedgerTerm(energy).name << " is "
       << nonFiniteLedgerTerm(energy).value << " (not finite)";
-  else
-    m << " is the fastest; the energy grew by " << runaway.gain() << " J (bound " << runaway.bound() << " J)";
+  else m << " is the fastest; the energy grew by " << runaway.gain() << " J (bound " << runaway.bound() << " J)";
   m << "; dt = " << dt_ << ", estimated critical dt = " << dtCr << " (" << how << "); "
     << (v == RunawayMonitor::Verdict::NonFiniteEnergy
             ? "the energy exceeds the range of doubles: check the scene's speeds, gravity and forces, or reduce dt"
@@ -256,7 +260,8 @@ void Scene::contactForces(StageClock& clock) {
 void Scene::bookMeshWork() {
   std::optional<PeriodicShift> shift;  // (the contact stage's: H_n, the cell not advanced yet)
   if (cell) shift = PeriodicShift{cell->H(), cell->imageVelocity()};
-  const double power = -meshLoadPower(particles, contacts, time, shift ? &*shift : nullptr);  // input to the system
+  const double power = -meshLoadPower(particles, contacts, time, shift ? &*shift : nullptr,
+                                      sharedSums_ ? &*sharedSums_ : nullptr);  // input to the system
   if (stepCount > 0) energy.boundaryWork += energy.boundaryPending + 0.5 * dt_ * power;
   energy.boundaryPending = 0.5 * dt_ * power;
 }
@@ -313,7 +318,8 @@ void Scene::step() {
   const bool field = cell && cell->homoDeform && !cellAtRest();
   if (field) {
     const HomoDeform homo = homoDeformTerms(*cell, dt_);  // position-independent terms, once per step
-    integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_, &homo, sharedSums_ ? &*sharedSums_ : nullptr);
+    integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_, &homo,
+              sharedSums_ ? &*sharedSums_ : nullptr);
   } else {
     integrate(particles, gravity, dt_, integrator_, energy, integratorScratch_, nullptr,
               sharedSums_ ? &*sharedSums_ : nullptr);

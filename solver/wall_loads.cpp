@@ -2,6 +2,7 @@
 
 #include "contact_geometry.hpp"
 #include "mesh_motion.hpp"
+#include "shared_sums.hpp"
 
 #include <algorithm>
 
@@ -44,18 +45,29 @@ std::vector<MeshLoad> meshLoads(const Particles& p, const ContactStore& contacts
 }
 
 // P = sum_k (-F_k) . (v_m + V k + w_m x (c_k - (centre + H k)))
-double meshLoadPower(const Particles& p, const ContactStore& contacts, double t, const PeriodicShift* shift) {
+double meshLoadPower(const Particles& p, const ContactStore& contacts, double t, const PeriodicShift* shift,
+                     const SharedSums* shared) {
   if (std::none_of(p.meshes.begin(), p.meshes.end(), [](const Mesh& m) { return moves(m.motion); })) return 0.0;
-  double power = 0.0;
-  contacts.forEachRealInUserOrder(p, [&](std::size_t k) {
-    if (contacts.type(k) != ContactType::SphereFacet) return;
+  const auto term = [&](std::size_t k) {
     const MeshMotion& mo = p.meshes[p.facets[p.shapeIndex[contacts.id2(k)]].mesh].motion;
     const Eigen::Vector3i cell = contacts.cellDist(k);
     const Vec3 centre = rotationCentre(mo, t) + imageOffset(cell, shift ? &shift->H : nullptr);
     const Vec3 vel = shift && !cell.isZero() ? Vec3(mo.vel + shift->vel * cell.cast<double>()) : mo.vel;
-    power += -contacts.vec(col::fx, k).dot(vel + mo.angVel.cross(contacts.vec(col::px, k) - centre));
+    return -contacts.vec(col::fx, k).dot(vel + mo.angVel.cross(contacts.vec(col::px, k) - centre));
+  };
+  double power = 0.0;
+  std::array<ExactSum, 1> exact;
+  contacts.forEachRealInUserOrder(p, [&](std::size_t k) {
+    if (contacts.type(k) != ContactType::SphereFacet) return;
+    if (!shared) {
+      power += term(k);
+    } else if (shared->owns(contacts.id1(k))) {
+      exact[0] += term(k);
+    }
   });
-  return power;
+  if (!shared) return power;
+  shared->combine(exact);
+  return exact[0].value();
 }
 
 }  // namespace dem

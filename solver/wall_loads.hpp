@@ -36,8 +36,11 @@ std::vector<MeshLoad> meshLoads(const Particles& p, const ContactStore& contacts
 // The power of those loads on the moving meshes at time t: each contact's reaction times the rigid
 // motion's velocity at its point c_k, v_m + w_m x (c_k - centre) (in a cell, of the mesh's image
 // through the contact: centre + H k, velocity + V k; shift as the contact stage's); 0 when no mesh
-// moves.
+// moves. With `shared` (a rank's scene of a distributed one, shared_sums.hpp): the exact sum over the
+// contacts of this rank's own spheres, combined over the ranks (collective).
 struct PeriodicShift;
-double meshLoadPower(const Particles& p, const ContactStore& contacts, double t, const PeriodicShift* shift = nullptr);
+struct SharedSums;
+double meshLoadPower(const Particles& p, const ContactStore& contacts, double t, const PeriodicShift* shift = nullptr,
+                     const SharedSums* shared = nullptr);
 
 }  // namespace dem

@@ -3,7 +3,7 @@
 # run stopped at step STOP on 2 ranks and restarted on 3 from its last periodic checkpoint (the
 # scene's restart.ckpt, before STOP) writes the same files as the run without a stop (its outputs
 # cut back to the checkpoint's step and continued: io/runner.hpp). Without STOP only the first part
-# (the sheared example: dt from the global stiffness, the cell flipping).
+# (the sheared example: dt from the global stiffness, the cell flipping; the drum: a turning mesh).
 # Arguments: -DPROGRAM= (dem-run) -DMPIEXEC= -DSCENE= -DWORK= -DSTEPS= [-DSTOP=]
 file(REMOVE_RECURSE ${WORK})
 function(run_dem ranks out)
