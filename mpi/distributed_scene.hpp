@@ -25,8 +25,10 @@
 // Driven bodies (blocked axes at a velocity: walls and spheres) book their work in the ledger as
 // exact sums over the ranks (solver/drive_work.hpp). The automatic time step (dt from the global
 // stiffness) is each rank's estimate over its own bodies, then the minimum over the ranks
-// (solver/timestep.hpp). Not yet supported (the constructor throws std::invalid_argument): clumps,
-// mesh walls, walls with a free axis, Scene::externalForces.
+// (solver/timestep.hpp). Mesh walls are on every rank whole, placed from the time by each (no rank
+// owns or sends their facets); a moving mesh's work is an exact sum over each rank's own spheres'
+// contacts (meshLoadPower). Not yet supported (the constructor throws std::invalid_argument):
+// clumps, walls with a free axis, Scene::externalForces.
 
 #include "solver/decomposition.hpp"
 #include "solver/scene.hpp"
