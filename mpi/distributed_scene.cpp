@@ -566,9 +566,18 @@ Scene DistributedScene::gatherScene() {
   // A wall's or facet's contacts are spread over the ranks (its copies hold only their own): its
   // force and torque are the field's (applyFields) and the exact sum of the reactions of the real
   // contacts whose spheres each rank owns, the same bits for any number of ranks.
+  // (Only the boundaries with real contacts among the gathered records, the same on every rank,
+  // take exact sums; the others hold the field alone.)
   std::vector<std::uint32_t> walls;
+  for (const ContactRecord& r : allContacts)
+    if (r.real && whole.particles.isBoundary(r.id2)) walls.push_back(r.id2);
+  std::sort(walls.begin(), walls.end());
+  walls.erase(std::unique(walls.begin(), walls.end()), walls.end());
   for (std::size_t i = 0; i < whole.particles.size(); ++i)
-    if (whole.particles.isBoundary(i)) walls.push_back(static_cast<std::uint32_t>(i));
+    if (whole.particles.isBoundary(i)) {
+      whole.particles.force[i] = Vec3(whole.particles.mass[i] * whole.gravity);
+      whole.particles.torque[i].setZero();
+    }
   std::vector<ExactSum> load(6 * walls.size());
   const auto wallIndex = [&](std::uint32_t id) {
     return static_cast<std::size_t>(std::lower_bound(walls.begin(), walls.end(), id) - walls.begin());
