@@ -246,10 +246,6 @@ double verletLength(const Scene& s) {
 
 void requireSupported(const Scene& s) {
   const Particles& p = s.particles;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (p.isClump[i] || p.isClumpMember(i))
-      throw std::invalid_argument("distributed scene: clumps are not supported yet");
-  }
   for (std::size_t i = 0; i < p.size(); ++i)
     if (p.isWall(i) && p.blocked[i] != dof::all)  // (its load is spread over the ranks: not integrated)
       throw std::invalid_argument("distributed scene: a wall with a free axis is not supported");
@@ -278,7 +274,7 @@ MeshPart meshPart(const Particles& p, const std::vector<std::uint32_t>& global) 
 // not both among them is left out (it cannot touch before the next epoch; a real one is an error).
 // Returns the global id of each slot; the local user ids keep the global ids' order.
 std::vector<std::uint32_t> fill(Scene& s, std::vector<BodyRecord>& bodies, std::vector<ContactRecord>& contacts,
-                                const MeshPart& meshes) {
+                                const MeshPart& meshes, const std::vector<ClumpParts>& clumps) {
   std::sort(bodies.begin(), bodies.end(), [](const BodyRecord& a, const BodyRecord& b) { return a.id < b.id; });
   // (the contacts in the order of their ids, not of the ranks they came from: a gathered scene's
   // store, and so its checkpoint's bytes, are the same for any number of ranks)
@@ -306,6 +302,24 @@ std::vector<std::uint32_t> fill(Scene& s, std::vector<BodyRecord>& bodies, std::
     const auto it = std::lower_bound(global.begin(), global.end(), id);
     return it != global.end() && *it == id ? it - global.begin() : -1;
   };
+  // the clumps whose parts are here (all of them or none)
+  s.clumps = Clumps{};
+  for (const ClumpParts& k : clumps) {
+    const std::int64_t body = slotOf(k.body);
+    if (body < 0) continue;
+    Clump c;
+    c.body = static_cast<std::size_t>(body);
+    for (const std::uint32_t member : k.members) {
+      const std::int64_t i = slotOf(member);
+      if (i < 0) throw std::logic_error("distributed scene: a clump's member is not on its body's rank");
+      c.members.push_back(static_cast<std::size_t>(i));
+      s.particles.clump[static_cast<std::size_t>(i)] = body;
+    }
+    s.particles.isClump[c.body] = 1;
+    c.relPos = k.relPos;
+    c.relOri = k.relOri;
+    s.clumps.list.push_back(std::move(c));
+  }
   s.contacts = ContactStore{};
   for (const ContactRecord& r : contacts) {
     const std::int64_t a = slotOf(r.id1), b = slotOf(r.id2);
@@ -348,11 +362,25 @@ DistributedScene::DistributedScene(const Scene& whole, MPI_Comm comm, double mov
   local_.setSpatialOrder(false);
   // Every rank holds the whole scene: each takes every ranks_-th body as its own for the first
   // epoch's start, which sends every body and contact to its place.
+  clumpOf_.assign(p.size(), -1);
+  for (const Clump& c : whole.clumps.list) {
+    ClumpParts k;
+    k.body = p.userId[c.body];
+    for (const std::size_t m : c.members) k.members.push_back(p.userId[m]);
+    k.relPos = c.relPos;
+    k.relOri = c.relOri;
+    clumpOf_[k.body] = static_cast<std::int32_t>(clumps_.size());
+    for (const std::uint32_t m : k.members) clumpOf_[m] = static_cast<std::int32_t>(clumps_.size());
+    clumps_.push_back(std::move(k));
+  }
   global_.resize(p.size());
   owned_.resize(p.size());
   for (std::size_t i = 0; i < p.size(); ++i) {
     global_[i] = p.userId[i];
-    owned_[i] = !p.isFacet(i) && static_cast<int>(p.userId[i] % static_cast<std::uint32_t>(ranks_)) == rank_ ? 1 : 0;
+    const std::int32_t k = clumpOf_[global_[i]];
+    const std::uint32_t by =
+        k < 0 ? global_[i] : clumps_[static_cast<std::size_t>(k)].body;  // (a clump's parts together)
+    owned_[i] = !p.isFacet(i) && static_cast<int>(by % static_cast<std::uint32_t>(ranks_)) == rank_ ? 1 : 0;
   }
   beginEpoch();
   migrations_ = 0;  // (the first distribution is not a migration)
@@ -368,21 +396,50 @@ std::size_t DistributedScene::ghostsSent() const {
   return n;
 }
 
+std::size_t DistributedScene::slotOfGlobal(std::uint32_t id) const {
+  const auto it = std::lower_bound(global_.begin(), global_.end(), id);
+  if (it == global_.end() || *it != id) throw std::logic_error("distributed scene: a clump's part is not on the rank");
+  return static_cast<std::size_t>(it - global_.begin());
+}
+
+// A function of the places only, so that every rank that holds the body finds the same.
+int DistributedScene::ownerOf(std::size_t i) const {
+  const Particles& p = local_.particles;
+  if (p.isWall(i)) return 0;
+  const std::int32_t k = clumpOf_[global_[i]];
+  return decomposition_.owner(p.pos[k < 0 ? i : slotOfGlobal(clumps_[static_cast<std::size_t>(k)].body)]);
+}
+
+void DistributedScene::ghostRanks(std::size_t i, int owner, std::vector<int>& out) const {
+  const Particles& p = local_.particles;
+  out.clear();
+  if (p.isWall(i)) {
+    for (int q = 0; q < ranks_; ++q)
+      if (q != owner) out.push_back(q);
+    return;
+  }
+  const std::int32_t k = clumpOf_[global_[i]];
+  if (k < 0) {
+    decomposition_.ranksNear(p.pos[i], reach_, owner, out);
+    return;
+  }
+  const ClumpParts& c = clumps_[static_cast<std::size_t>(k)];
+  std::vector<int> some;
+  const auto add = [&](std::uint32_t id) {
+    decomposition_.ranksNear(p.pos[slotOfGlobal(id)], reach_, owner, some);
+    out.insert(out.end(), some.begin(), some.end());
+  };
+  add(c.body);
+  for (const std::uint32_t m : c.members) add(m);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+}
+
 void DistributedScene::beginEpoch() {
   if (local_.cell) decomposition_.setCell(local_.cell->H());  // (a deforming cell: the bricks' places now)
   rebalanceIfNeeded();
   const Particles& p = local_.particles;
-  // the owner of a body (walls: rank 0, ghosts on every other rank), a function of its place only,
-  // so that every rank that holds the body finds the same
-  const auto ownerOf = [&](std::size_t i) { return p.isWall(i) ? 0 : decomposition_.owner(p.pos[i]); };
-  const auto near = [&](std::size_t i, int owner, std::vector<int>& out) {
-    out.clear();
-    if (p.isWall(i)) {
-      for (int q = 1; q < ranks_; ++q) out.push_back(q);
-    } else {
-      decomposition_.ranksNear(p.pos[i], reach_, owner, out);
-    }
-  };
+  const auto near = [&](std::size_t i, int owner, std::vector<int>& out) { ghostRanks(i, owner, out); };
   std::vector<std::vector<BodyRecord>> bodiesOut(static_cast<std::size_t>(ranks_));
   std::vector<std::vector<ContactRecord>> contactsOut(static_cast<std::size_t>(ranks_));
   std::vector<int> ranksNear;
@@ -415,7 +472,7 @@ void DistributedScene::beginEpoch() {
   migrations_ += movedAll;
 
   // the rank's scene anew (fill): its own bodies and the ghosts, the carried contacts
-  global_ = fill(local_, bodies, contacts, meshPart(local_.particles, global_));  // (sorts the records)
+  global_ = fill(local_, bodies, contacts, meshPart(local_.particles, global_), clumps_);  // (sorts the records)
   owned_.assign(global_.size(), 0);
   for (std::size_t i = 0, slot = 0; i < bodies.size(); ++i, ++slot) {
     while (global_[slot] != bodies[i].id) ++slot;  // (past the meshes' facets)
@@ -428,19 +485,13 @@ void DistributedScene::beginEpoch() {
   sendSlots_.assign(static_cast<std::size_t>(ranks_), {});
   recvSlots_.assign(static_cast<std::size_t>(ranks_), {});
   const Particles& q = local_.particles;
-  const auto ownerNow = [&](std::size_t i) { return q.isWall(i) ? 0 : decomposition_.owner(q.pos[i]); };
   for (std::size_t i = 0; i < q.size(); ++i) {
     if (q.isFacet(i)) continue;  // (every rank places the meshes itself)
     if (owned_[i]) {
-      if (q.isWall(i)) {
-        for (int r = 1; r < ranks_; ++r)
-          sendSlots_[static_cast<std::size_t>(r)].push_back(static_cast<std::uint32_t>(i));
-      } else {
-        decomposition_.ranksNear(q.pos[i], reach_, rank_, ranksNear);
-        for (const int r : ranksNear) sendSlots_[static_cast<std::size_t>(r)].push_back(static_cast<std::uint32_t>(i));
-      }
+      ghostRanks(i, rank_, ranksNear);
+      for (const int r : ranksNear) sendSlots_[static_cast<std::size_t>(r)].push_back(static_cast<std::uint32_t>(i));
     } else {
-      recvSlots_[static_cast<std::size_t>(ownerNow(i))].push_back(static_cast<std::uint32_t>(i));
+      recvSlots_[static_cast<std::size_t>(ownerOf(i))].push_back(static_cast<std::uint32_t>(i));
     }
   }
   // the ledger's sums over this rank's own bodies, combined over the ranks
@@ -560,8 +611,8 @@ Scene DistributedScene::gatherScene() {
   local_.particles = std::move(mine);
   local_.contacts = std::move(mineContacts);
   Scene whole = std::move(*copy);
-  fill(whole, allBodies, allContacts,
-       meshPart(local_.particles, global_));  // (every global id: the slots are the user ids)
+  fill(whole, allBodies, allContacts, meshPart(local_.particles, global_),
+       clumps_);  // (every global id: the slots are the user ids)
   whole.setSharedSums(std::nullopt);
   // A wall's or facet's contacts are spread over the ranks (its copies hold only their own): its
   // force and torque are the field's (applyFields) and the exact sum of the reactions of the real

@@ -8,10 +8,10 @@
 // with the contacts whose first body it is, and the ghost lists are drawn anew; within the epoch
 // the lists stay. An epoch ends when some body has moved farther than `move` from its place at the
 // epoch's start (the maximum over all ranks), counting in a deforming cell half the farthest its
-// periodic images have moved (a flip ends it at once); the bricks stay in fractional coordinates. The ghosts are the bodies within
-// reach = 2 (largest radius + move) of a brick: during an epoch two bodies that touch were at most
-// that far apart at its start, so every contact of an owned body is found by the rank's own
-// collider among its owned and ghost bodies.
+// periodic images have moved (a flip ends it at once); the bricks stay in fractional coordinates. The ghosts are the
+// bodies within reach = 2 (largest radius + move) of a brick: during an epoch two bodies that touch were at most that
+// far apart at its start, so every contact of an owned body is found by the rank's own collider among its owned and
+// ghost bodies.
 //
 // The same bits for any number of ranks: a body's contacts are evaluated on every rank that holds
 // both bodies, from the same inputs (the ghosts are the owners' states, bit for bit), with the
@@ -39,6 +39,14 @@
 #include <vector>
 
 namespace dem::mpi {
+
+// A clump by global ids: its body, its members, and their places in its principal frame (Clump).
+struct ClumpParts {
+  std::uint32_t body = 0;
+  std::vector<std::uint32_t> members;
+  std::vector<Vec3> relPos;
+  std::vector<Quat> relOri;
+};
 
 class DistributedScene {
  public:
@@ -81,6 +89,11 @@ class DistributedScene {
   double move_ = 0.0, reach_ = 0.0;
   Decomposition decomposition_;
   Scene local_;
+  // Every clump of the scene by global ids (its parts' places in the body frame do not change);
+  // per global id, the clump it is a part of (body or member), or -1. A clump's parts are on the
+  // same ranks, owned by the owner of its body's place.
+  std::vector<ClumpParts> clumps_;
+  std::vector<std::int32_t> clumpOf_;
   std::vector<std::uint32_t> global_;  // per local slot: the global id
   std::vector<std::uint8_t> owned_;    // per local slot
   std::vector<Vec3> epochStart_;       // per local slot: its place at the epoch's start
@@ -92,10 +105,15 @@ class DistributedScene {
   double rebalanceAbove_ = 1.1;
   bool drives_ = false;  // the scene has driven bodies (their work's sums are combined every step)
 
+  std::size_t slotOfGlobal(std::uint32_t id) const;
+  // The rank that owns the body in `slot` (walls: rank 0; a clump's parts: the owner of its body's
+  // place), and the other ranks that hold it as a ghost (a clump's parts: those near any part).
+  int ownerOf(std::size_t slot) const;
+  void ghostRanks(std::size_t slot, int owner, std::vector<int>& out) const;
   void rebalanceIfNeeded();
   void beginEpoch();
   void updateGhosts();
-  double farthestMove() const;  // of this rank's bodies from their places at the epoch's start
+  double farthestMove() const;            // of this rank's bodies from their places at the epoch's start
   bool epochOver(double farthest) const;  // farthest: over all ranks
 };
 

@@ -195,6 +195,55 @@ Scene turningDrum() {
   return s;
 }
 
+// Clumps of two and three overlapping spheres (grid inertia), spinning, poured into a box of walls:
+// each clump's parts move between ranks together, owned where its body is, and are ghosts together
+// wherever any of them is near.
+Scene clumpPour() {
+  const double r = 0.01, cellSize = 5.0 * r;
+  const Material m{2600.0, 1e7, 0.2, 0.4};
+  Scene s;
+  s.materials = {m};
+  Particles& p = s.particles;
+  const int side = 4, layers = 6;
+  const double width = side * cellSize;
+  p.addWall(Vec3::Zero(), Vec3::UnitZ(), 0);
+  p.addWall(Vec3::Zero(), Vec3::UnitX(), 0);
+  p.addWall(Vec3(width, 0, 0), -Vec3::UnitX(), 0);
+  p.addWall(Vec3::Zero(), Vec3::UnitY(), 0);
+  p.addWall(Vec3(0, width, 0), -Vec3::UnitY(), 0);
+  std::mt19937_64 rng(8);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::vector<std::vector<std::size_t>> clumps;
+  for (int k = 0; k < layers; ++k)
+    for (int i = 0; i < side; ++i)
+      for (int j = 0; j < side; ++j) {
+        const Vec3 c((i + 0.5) * cellSize, (j + 0.5) * cellSize, (k + 0.5) * cellSize);
+        const Vec3 axis = Vec3(unit(rng), unit(rng), unit(rng)).normalized();
+        const Vec3 side2 = axis.cross(Vec3(unit(rng), unit(rng), unit(rng))).normalized();
+        std::vector<std::size_t> members;
+        const int n = (i + j + k) % 2 == 0 ? 2 : 3;
+        for (int q = 0; q < n; ++q) {
+          const Vec3 x = c + (q == 2 ? 0.8 * r * side2 : (q == 0 ? -0.8 : 0.8) * r * axis);
+          ParticleSpec b = sphereSpec(x, r, m.density);
+          members.push_back(p.add(b));
+        }
+        clumps.push_back(members);
+      }
+  for (const auto& members : clumps) {
+    ClumpOptions o;
+    o.method = ClumpInertiaMethod::Grid;
+    o.gridSpacing = r / 5.0;
+    const std::size_t body = s.addClump(members, o);
+    s.clumps.setMotion(p, body, Vec3(unit(rng), unit(rng), unit(rng)) * 0.3,
+                       Vec3(unit(rng), unit(rng), unit(rng)) * 20.0);
+  }
+  s.gravity = Vec3(0, 0, -9.81);
+  s.setDamping(0.1);
+  s.setDt(0.2 * r * std::sqrt(m.density / m.young));
+  s.collider.verletDist = -0.2;
+  return s;
+}
+
 BOOST_AUTO_TEST_SUITE(distributed_scene)
 
 BOOST_AUTO_TEST_CASE(a_stirred_pour_into_a_box_has_the_same_bits_on_any_number_of_ranks) {
@@ -288,6 +337,19 @@ BOOST_AUTO_TEST_CASE(spheres_in_a_turning_mesh_drum_have_the_same_bits) {
   for (const Contact& c : alone.contacts.records()) onMesh += c.real && c.type == ContactType::SphereFacet;
   BOOST_TEST(onMesh > 0u);
   BOOST_TEST(alone.energy.boundaryWork != 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(clumps_poured_into_a_box_have_the_same_bits) {
+  const Scene pour = clumpPour();
+  compare(pour, 2500, "clumps");
+  // the clumps met: contacts between members of different clumps
+  Scene alone = reference(pour);
+  alone.run(2500);
+  std::size_t between = 0;
+  const Particles& p = alone.particles;
+  for (const Contact& c : alone.contacts.records())
+    between += c.real && c.type == ContactType::SphereSphere && p.clump[c.id1] != p.clump[c.id2];
+  BOOST_TEST(between > 0u);
 }
 
 BOOST_AUTO_TEST_CASE(a_checkpoint_of_some_ranks_continues_on_all_with_the_same_bits) {
