@@ -27,8 +27,9 @@
 // stiffness) is each rank's estimate over its own bodies, then the minimum over the ranks
 // (solver/timestep.hpp). Mesh walls are on every rank whole, placed from the time by each (no rank
 // owns or sends their facets); a moving mesh's work is an exact sum over each rank's own spheres'
-// contacts (meshLoadPower). Not yet supported (the constructor throws std::invalid_argument):
-// clumps, walls with a free axis, Scene::externalForces.
+// contacts (meshLoadPower). A clump's parts are owned together by the owner of its body's place
+// and are ghosts together. Not yet supported (the constructor throws std::invalid_argument): walls
+// with a free axis, Scene::externalForces.
 
 #include "solver/decomposition.hpp"
 #include "solver/scene.hpp"
