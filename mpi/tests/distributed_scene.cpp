@@ -87,6 +87,15 @@ void compare(const Scene& scene, std::uint64_t steps, const std::string& what, b
   if (d.ranks() > 1 && rebalanced) BOOST_TEST(d.rebalances() > 0u, what);
 }
 
+// A floor and four side walls around [0, width]^2.
+void addOpenBox(Particles& p, double width) {
+  p.addWall(Vec3::Zero(), Vec3::UnitZ(), 0);
+  p.addWall(Vec3::Zero(), Vec3::UnitX(), 0);
+  p.addWall(Vec3(width, 0, 0), -Vec3::UnitX(), 0);
+  p.addWall(Vec3::Zero(), Vec3::UnitY(), 0);
+  p.addWall(Vec3(0, width, 0), -Vec3::UnitY(), 0);
+}
+
 // Spheres on a tall lattice in a narrow box of walls, falling under a strong gravity onto its floor:
 // they leave the upper bricks for the lower ones (load balance).
 Scene tallPour(std::size_t layers) {
@@ -97,11 +106,7 @@ Scene tallPour(std::size_t layers) {
   Particles& p = s.particles;
   const int side = 5;
   const double width = side * spacing;
-  p.addWall(Vec3::Zero(), Vec3::UnitZ(), 0);
-  p.addWall(Vec3::Zero(), Vec3::UnitX(), 0);
-  p.addWall(Vec3(width, 0, 0), -Vec3::UnitX(), 0);
-  p.addWall(Vec3::Zero(), Vec3::UnitY(), 0);
-  p.addWall(Vec3(0, width, 0), -Vec3::UnitY(), 0);
+  addOpenBox(p, width);
   std::mt19937_64 rng(9);
   std::uniform_real_distribution<double> jitter(-0.05 * r, 0.05 * r);
   for (std::size_t k = 0; k < layers; ++k)
@@ -131,11 +136,7 @@ Scene drivenPress() {
   const int side = 6, layers = 6;
   // (the lid touches the top layer from the start)
   const double width = side * spacing, height = (layers - 0.5) * spacing + 0.98 * r;
-  p.addWall(Vec3::Zero(), Vec3::UnitZ(), 0);
-  p.addWall(Vec3::Zero(), Vec3::UnitX(), 0);
-  p.addWall(Vec3(width, 0, 0), -Vec3::UnitX(), 0);
-  p.addWall(Vec3::Zero(), Vec3::UnitY(), 0);
-  p.addWall(Vec3(0, width, 0), -Vec3::UnitY(), 0);
+  addOpenBox(p, width);
   const std::size_t lid = p.addWall(Vec3(0, 0, height), -Vec3::UnitZ(), 0);
   p.vel[lid] = Vec3(0, 0, -0.2);
   std::mt19937_64 rng(4);
@@ -206,11 +207,7 @@ Scene clumpPour() {
   Particles& p = s.particles;
   const int side = 4, layers = 6;
   const double width = side * cellSize;
-  p.addWall(Vec3::Zero(), Vec3::UnitZ(), 0);
-  p.addWall(Vec3::Zero(), Vec3::UnitX(), 0);
-  p.addWall(Vec3(width, 0, 0), -Vec3::UnitX(), 0);
-  p.addWall(Vec3::Zero(), Vec3::UnitY(), 0);
-  p.addWall(Vec3(0, width, 0), -Vec3::UnitY(), 0);
+  addOpenBox(p, width);
   std::mt19937_64 rng(8);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   std::vector<std::vector<std::size_t>> clumps;
