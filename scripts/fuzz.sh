@@ -16,8 +16,8 @@ if [ -z "$cxx" ]; then
   exit 1
 fi
 mkdir -p "$out/corpus" "$out/obj"
-sources=(fuzz/scene_loader_fuzz.cpp io/json_errors.cpp io/size_distribution.cpp io/generators.cpp io/scene_loader.cpp
-  io/stl.cpp io/atomic_file.cpp io/buffered_file.cpp solver/*.cpp)
+sources=(fuzz/scene_loader_fuzz.cpp io/json_errors.cpp io/size_distribution.cpp io/generators.cpp io/scene_document.cpp
+  io/scene_loader.cpp io/stl.cpp io/atomic_file.cpp io/buffered_file.cpp solver/*.cpp)
 # No OpenMP here: the loader is serial, and the pragmas are ignored.
 flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -Wno-unknown-pragmas
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. -isystem /usr/include/eigen3)
