@@ -22,14 +22,15 @@
 // SIGTERM (a checkpoint of the last step is written; a second signal ends the process at once).
 
 #include "io/checkpoint.hpp"
-#include "io/restart_check.hpp"
 #include "io/clump_report.hpp"
+#include "io/restart_check.hpp"
 #include "io/runner.hpp"
 #include "io/scene_loader.hpp"
 #include "io/start_overlap.hpp"
 #include "io/stop_signal.hpp"
 #ifdef DEM_RUN_MPI
 #include "mpi/distributed_scene.hpp"
+#include "mpi/session.hpp"
 
 #include <mpi.h>
 #endif
@@ -144,24 +145,7 @@ std::string checkSummary(const dem::Scene& scene, const dem::io::RunSpec& spec) 
 int run(int argc, char** argv);
 
 #ifdef DEM_RUN_MPI
-// MPI when started by mpirun (Open MPI sets OMPI_COMM_WORLD_SIZE), nothing otherwise; finalised at
-// the end of main.
-struct MpiSession {
-  bool active = false;
-  int rank = 0, size = 1;
-  MpiSession(int& argc, char**& argv) {
-    if (!std::getenv("OMPI_COMM_WORLD_SIZE")) return;
-    MPI_Init(&argc, &argv);
-    active = true;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-  }
-  ~MpiSession() {
-    if (active) MPI_Finalize();
-  }
-  // An error on the first rank while the others step: all end at once, with its exit code.
-  [[noreturn]] void abort(int code) const { MPI_Abort(MPI_COMM_WORLD, code); std::exit(code); }
-};
+using MpiSession = dem::mpi::Session;  // (finalised at the end of main)
 MpiSession* mpiSession = nullptr;
 #endif
 
@@ -395,8 +379,9 @@ int run(int argc, char** argv) {
     const std::string stopped = r.stopReason.empty() ? "" : "; stopped: " + r.stopReason;
     if (!quiet)
       std::fprintf(stderr, "dem-run: %llu steps done (step %llu, t = %.9g s)%s%s%s\n",
-                 static_cast<unsigned long long>(r.steps), static_cast<unsigned long long>(loaded.scene.stepCount),
-                 loaded.scene.time, stopped.c_str(), r.finalPath.empty() ? "" : "; final state ", r.finalPath.c_str());
+                   static_cast<unsigned long long>(r.steps), static_cast<unsigned long long>(loaded.scene.stepCount),
+                   loaded.scene.time, stopped.c_str(), r.finalPath.empty() ? "" : "; final state ",
+                   r.finalPath.c_str());
   } catch (const dem::io::RunError& e) {
     std::cerr << "dem-run: error: " << e.what() << "\n";
     return e.kind == dem::io::RunError::Kind::Solver ? kExitSimulation : kExitError;

@@ -171,33 +171,14 @@ class SceneDocumentBuilder : public nlohmann::detail::json_sax_dom_parser<json> 
 
 std::uint8_t blockedDofs(const JsonNode& n) {
   const std::string s = n.string();
-  const char* expected = "a string of distinct letters from \"xyzXYZ\" (x y z: translations, X Y Z: rotations)";
+  const std::string letters = "xyzXYZ";  // the dof bits' order (dof::x = 1 ... dof::rz = 32)
+  static_assert(dof::x == 1 && dof::y == 2 && dof::z == 4 && dof::rx == 8 && dof::ry == 16 && dof::rz == 32);
   std::uint8_t b = 0;
   for (const char c : s) {
-    std::uint8_t bit = 0;
-    switch (c) {
-      case 'x':
-        bit = dof::x;
-        break;
-      case 'y':
-        bit = dof::y;
-        break;
-      case 'z':
-        bit = dof::z;
-        break;
-      case 'X':
-        bit = dof::rx;
-        break;
-      case 'Y':
-        bit = dof::ry;
-        break;
-      case 'Z':
-        bit = dof::rz;
-        break;
-      default:
-        n.fail(expected);
-    }
-    if (b & bit) n.fail(expected);
+    const std::size_t k = letters.find(c);
+    const auto bit = static_cast<std::uint8_t>(k < letters.size() ? 1u << k : 0u);
+    if (bit == 0 || (b & bit))
+      n.fail("a string of distinct letters from \"xyzXYZ\" (x y z: translations, X Y Z: rotations)");
     b |= bit;
   }
   return b;

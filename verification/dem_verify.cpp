@@ -13,6 +13,7 @@
 
 #ifdef DEM_VERIFY_MPI
 #include "harness/ranks.hpp"
+#include "mpi/session.hpp"
 #endif
 
 #include <algorithm>
@@ -65,15 +66,12 @@ int usage() {
 #ifdef DEM_VERIFY_MPI
 // MPI when started by mpirun (Open MPI sets OMPI_COMM_WORLD_SIZE): every Scene::step on the ranks.
 struct Ranks {
+  dem::mpi::Session session;  // (finalised after the stepper is gone)
   bool active = false;
   int rank = 0, size = 1;
   std::unique_ptr<dem::verify::RanksStepper> stepper;
-  Ranks(int& argc, char**& argv) {
-    if (!std::getenv("OMPI_COMM_WORLD_SIZE")) return;
-    MPI_Init(&argc, &argv);
-    active = true;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+  Ranks(int& argc, char**& argv) : session(argc, argv), active(session.active), rank(session.rank), size(session.size) {
+    if (!active) return;
     stepper = std::make_unique<dem::verify::RanksStepper>(MPI_COMM_WORLD);
     hook(true);
   }
@@ -86,7 +84,6 @@ struct Ranks {
     if (!active) return;
     dem::Scene::setStepHook({});
     stepper.reset();
-    MPI_Finalize();
   }
   // Whether every rank's `text` is the same bytes.
   bool same(const std::string& text) const {
@@ -115,8 +112,13 @@ int main(int argc, char* argv[]) {
     if (a == "--out" && i + 1 < argc) out = argv[++i];
     else if (a == "--case" && i + 1 < argc) only.insert(argv[++i]);
     else if (a == "--list") list = true;
-    else if (a == "--help" || a == "-h") { usage(); return 0; }
-    else { std::cerr << "dem-verify: unknown argument '" << a << "'\n"; return usage(); }
+    else if (a == "--help" || a == "-h") {
+      usage();
+      return 0;
+    } else {
+      std::cerr << "dem-verify: unknown argument '" << a << "'\n";
+      return usage();
+    }
   }
 
   const auto cases = dem::verify::allCases();
@@ -127,7 +129,10 @@ int main(int argc, char* argv[]) {
   for (const auto& name : only) {
     bool known = false;
     for (const auto& c : cases) known = known || c.name == name;
-    if (!known) { std::cerr << "dem-verify: unknown case '" << name << "' (see --list)\n"; return 2; }
+    if (!known) {
+      std::cerr << "dem-verify: unknown case '" << name << "' (see --list)\n";
+      return 2;
+    }
   }
 
   // (under mpirun the first rank prints and writes; the others' files stay closed, their standard
@@ -192,7 +197,7 @@ int main(int argc, char* argv[]) {
                 << "\n";
     for (const auto& q : r.quantities) {
       std::printf("%-24s %-30s %11s %11s %-20s %s\n", c.name.c_str(), q.quantity.c_str(), fmt(q.error).c_str(),
-            fmt(q.tolerance).c_str(), orderText(q).c_str(), q.pass ? "PASS" : ("FAIL: " + q.failure).c_str());
+                  fmt(q.tolerance).c_str(), orderText(q).c_str(), q.pass ? "PASS" : ("FAIL: " + q.failure).c_str());
       summary << c.name << "," << q.quantity << "," << q.error << "," << q.tolerance << ","
               << (q.fittedOrder ? std::to_string(*q.fittedOrder) : "") << ","
               << (q.order ? std::to_string(q.order->expected) : "") << ","
@@ -211,8 +216,8 @@ int main(int argc, char* argv[]) {
   if (ranks.active) {
     const auto& n = ranks.stepper->counts();
     std::printf("%d rank(s): %llu steps on the ranks (scenes shared %llu times), %llu steps replicated\n", ranks.size,
-          static_cast<unsigned long long>(n.distributed), static_cast<unsigned long long>(n.shared),
-          static_cast<unsigned long long>(n.replicated));
+                static_cast<unsigned long long>(n.distributed), static_cast<unsigned long long>(n.shared),
+                static_cast<unsigned long long>(n.replicated));
     for (const auto& [why, steps] : n.reasons)
       std::printf("  replicated: %llu steps: %s\n", static_cast<unsigned long long>(steps), why.c_str());
     const auto names = [](const std::vector<std::string>& v) {
@@ -221,7 +226,8 @@ int main(int argc, char* argv[]) {
       return t;
     };
     std::printf("cases on the ranks (%zu):%s\n", distributedCases.size(), names(distributedCases).c_str());
-    std::printf("cases replicated, at least in part (%zu):%s\n", replicatedCases.size(), names(replicatedCases).c_str());
+    std::printf("cases replicated, at least in part (%zu):%s\n", replicatedCases.size(),
+                names(replicatedCases).c_str());
     std::printf("cases of one scene's parts, replicated (%zu):%s\n", ownCases.size(), names(ownCases).c_str());
     if (!ranks.same(numbers.str())) {
       std::printf("dem-verify: the ranks' numbers differ\n");
