@@ -40,6 +40,7 @@ static_assert(std::is_trivially_copyable_v<ContactRecord>);
 
 // The state a ghost takes from its owner after each step.
 constexpr std::size_t kGhostValues = 17;  // pos, vel, angVel, angMom, ori (w x y z), velMidstep
+constexpr int kGhostTag = 17;             // the ghosts' messages after each step
 
 void put3(double* d, const Vec3& v) {
   for (int k = 0; k < 3; ++k) d[k] = v[k];
@@ -47,10 +48,9 @@ void put3(double* d, const Vec3& v) {
 Vec3 get3(const double* d) { return {d[0], d[1], d[2]}; }
 
 // Sends out[q] to rank q and returns what the ranks sent here, in the order of the senders.
-// recvSizes: how many each rank sends here, when known (otherwise exchanged first).
+// (At an epoch's start: the counts are exchanged first.)
 template <class T>
-std::vector<T> allToAll(const std::vector<std::vector<T>>& out, MPI_Comm comm,
-                        const std::vector<std::size_t>* recvSizes = nullptr) {
+std::vector<T> allToAll(const std::vector<std::vector<T>>& out, MPI_Comm comm) {
   const auto n = out.size();
   std::vector<int> sendCount(n), recvCount(n), sendAt(n), recvAt(n);
   std::vector<T> send;
@@ -61,9 +61,7 @@ std::vector<T> allToAll(const std::vector<std::vector<T>>& out, MPI_Comm comm,
     sendCount[q] = static_cast<int>(out[q].size() * sizeof(T));
     send.insert(send.end(), out[q].begin(), out[q].end());
   }
-  if (recvSizes)
-    for (std::size_t q = 0; q < n; ++q) recvCount[q] = static_cast<int>((*recvSizes)[q] * sizeof(T));
-  else MPI_Alltoall(sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT, comm);
+  MPI_Alltoall(sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT, comm);
   std::size_t total = 0;
   for (std::size_t q = 0; q < n; ++q) {
     recvAt[q] = static_cast<int>(total);
@@ -519,10 +517,33 @@ void DistributedScene::updateGhosts() {
       o.insert(o.end(), {q.w(), q.x(), q.y(), q.z(), static_cast<double>(p.velMidstep[i])});
     }
   }
-  // (the counts are the epoch's lists': no exchange of them)
-  std::vector<std::size_t> expect(recvSlots_.size());
-  for (std::size_t r = 0; r < expect.size(); ++r) expect[r] = recvSlots_[r].size() * kGhostValues;
-  const std::vector<double> in = allToAll(out, comm_, &expect);
+  // Only with the ranks in the epoch's lists (the bricks within reach), whose counts are known on
+  // both sides: no exchange of counts, and no message to a rank that has no ghost of this one.
+  std::vector<double> in;
+  {
+    std::vector<std::size_t> at(recvSlots_.size() + 1, 0);
+    for (std::size_t r = 0; r < recvSlots_.size(); ++r) at[r + 1] = at[r] + recvSlots_[r].size() * kGhostValues;
+    in.resize(at.back());
+    std::vector<MPI_Request> requests;
+    for (std::size_t r = 0; r < recvSlots_.size(); ++r)
+      if (!recvSlots_[r].empty())
+        MPI_Irecv(in.data() + at[r], static_cast<int>(at[r + 1] - at[r]), MPI_DOUBLE, static_cast<int>(r), kGhostTag,
+                  comm_, &requests.emplace_back());
+    for (std::size_t r = 0; r < out.size(); ++r)
+      if (!out[r].empty())
+        MPI_Isend(out[r].data(), static_cast<int>(out[r].size()), MPI_DOUBLE, static_cast<int>(r), kGhostTag, comm_,
+                  &requests.emplace_back());
+    std::vector<MPI_Status> status(requests.size());
+    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), status.data());
+    std::size_t k = 0;  // (the receives come first)
+    for (std::size_t r = 0; r < recvSlots_.size(); ++r) {
+      if (recvSlots_[r].empty()) continue;
+      int count = 0;
+      MPI_Get_count(&status[k++], MPI_DOUBLE, &count);
+      if (static_cast<std::size_t>(count) != at[r + 1] - at[r])
+        throw std::logic_error("distributed scene: the ghost lists of two ranks differ");
+    }
+  }
   std::size_t at = 0;
   for (std::size_t r = 0; r < recvSlots_.size(); ++r)
     for (const std::uint32_t i : recvSlots_[r]) {
@@ -535,7 +556,6 @@ void DistributedScene::updateGhosts() {
       p.velMidstep[i] = static_cast<std::uint8_t>(d[16]);
       at += kGhostValues;
     }
-  if (at != in.size()) throw std::logic_error("distributed scene: the ghost lists of two ranks differ");
 }
 
 double DistributedScene::farthestMove() const {

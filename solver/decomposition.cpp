@@ -119,17 +119,32 @@ void Decomposition::ranksNear(const Vec3& x, double reach, int self, std::vector
     throw std::invalid_argument("decomposition: the pair-detection reach " + std::to_string(reach) +
                                 " exceeds half the cell's thickness (fraction " + std::to_string(margin.maxCoeff()) +
                                 "); a brick would meet its own periodic image");
-  for (int q = 0; q < ranks(); ++q) {
-    if (q == self) continue;
-    const Brick& b = bricks_[static_cast<std::size_t>(q)];
-    bool near = true;
-    for (int a = 0; a < 3 && near; ++a) {
-      // along each axis independently: the coordinate or (in a cell) one of its images in the grown brick
-      const auto inside = [&](double c) { return b.lo[a] - margin[a] <= c && c <= b.hi[a] + margin[a]; };
-      near = inside(s[a]) || (H_ && (inside(s[a] - 1.0) || inside(s[a] + 1.0)));
+  // every image of the coordinate along axis a (in a cell: s - 1, s, s + 1)
+  const auto images = [&](int a, auto test) {
+    return test(s[a]) || (H_ && (test(s[a] - 1.0) || test(s[a] + 1.0)));
+  };
+  // A walk of the bisection tree: a lower child's bricks end at the cut along its axis, an upper
+  // child's start there, so a child none of whose grown bricks can hold the coordinate is skipped.
+  // At a leaf the brick itself is tested, axis by axis.
+  int stack[64];
+  int top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const Node& n = nodes_[static_cast<std::size_t>(stack[--top])];
+    if (n.axis < 0) {
+      if (n.rank == self) continue;
+      const Brick& b = bricks_[static_cast<std::size_t>(n.rank)];
+      bool near = true;
+      for (int a = 0; a < 3 && near; ++a)
+        near = images(a, [&](double c) { return b.lo[a] - margin[a] <= c && c <= b.hi[a] + margin[a]; });
+      if (near) out.push_back(n.rank);
+      continue;
     }
-    if (near) out.push_back(q);
+    const double m = margin[n.axis];
+    if (images(n.axis, [&](double c) { return n.cut - m <= c; })) stack[top++] = n.upper;
+    if (images(n.axis, [&](double c) { return c <= n.cut + m; })) stack[top++] = n.lower;
   }
+  std::sort(out.begin(), out.end());
 }
 
 }  // namespace dem

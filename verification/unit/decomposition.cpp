@@ -115,6 +115,49 @@ BOOST_AUTO_TEST_CASE(every_body_within_reach_of_a_brick_is_a_ghost_there) {
   }
 }
 
+// ranksNear walks the bisection tree; what it finds is exactly the ranks whose bricks, grown by the
+// reach (|row_i(H^-1)| reach along fractional axis i in a cell), hold the body or one of its
+// periodic images, each brick tested here on its own.
+BOOST_AUTO_TEST_CASE(the_tree_walk_finds_exactly_the_grown_bricks_that_hold_a_body) {
+  const double reach = 0.05;
+  for (const bool cell : {false, true}) {
+    const std::optional<Mat3> H = cell ? std::optional<Mat3>(shearedCell()) : std::nullopt;
+    const std::vector<Vec3> x = randomPoints(4000, Vec3::Zero(), Vec3(1.3, 0.8, 1.3), 5);
+    Vec3 margin = Vec3::Constant(reach);
+    if (H)
+      for (int a = 0; a < 3; ++a) margin[a] = reach * H->inverse().row(a).norm();
+    for (const int ranks : {1, 5, 64, 100}) {
+      const Decomposition d = Decomposition::bisect(x, ranks, H);
+      std::size_t found = 0, differ = 0;
+      std::vector<int> walk;
+      for (const Vec3& xi : x) {
+        const int owner = d.owner(xi);
+        d.ranksNear(xi, reach, owner, walk);
+        const Vec3 s = d.coordinates(xi);
+        std::vector<int> brute;
+        for (int q = 0; q < ranks; ++q) {
+          if (q == owner) continue;
+          bool near = true;
+          for (int a = 0; a < 3; ++a) {
+            bool any = false;
+            for (const double shift : {0.0, -1.0, 1.0}) {
+              if (!H && shift != 0.0) continue;
+              const double c = s[a] + shift;
+              any = any || (d.brick(q).lo[a] - margin[a] <= c && c <= d.brick(q).hi[a] + margin[a]);
+            }
+            near = near && any;
+          }
+          if (near) brute.push_back(q);
+        }
+        found += brute.size();
+        if (walk != brute) ++differ;
+      }
+      if (ranks > 1) BOOST_TEST(found > 0u);
+      BOOST_TEST(differ == 0u, "cell " << cell << ", " << ranks << " ranks: " << differ << " bodies differ");
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(more_ranks_than_bodies_and_bad_counts) {
   const std::vector<Vec3> x = randomPoints(3, Vec3::Zero(), Vec3::Ones(), 2);
   const Decomposition d = Decomposition::bisect(x, 7, std::nullopt);
