@@ -79,17 +79,22 @@ int Decomposition::build(std::vector<Vec3>& s, std::size_t begin, std::size_t en
       cut = std::nextafter(hi[axis], kInf);  // every body in the lower half
     } else {
       // the k-th smallest coordinate: a value, whatever the bodies' order
-      std::nth_element(s.begin() + static_cast<std::ptrdiff_t>(begin), s.begin() + static_cast<std::ptrdiff_t>(begin + k),
-                       s.begin() + static_cast<std::ptrdiff_t>(end), before);
+      std::nth_element(s.begin() + static_cast<std::ptrdiff_t>(begin),
+                       s.begin() + static_cast<std::ptrdiff_t>(begin + k), s.begin() + static_cast<std::ptrdiff_t>(end),
+                       before);
       cut = s[begin + k][axis];
     }
   } else {
     // no bodies: the middle of the box (or of its finite side)
     const double lo = box.lo[0], hi = box.hi[0];
-    cut = std::isfinite(lo) && std::isfinite(hi) ? 0.5 * (lo + hi) : std::isfinite(lo) ? lo : std::isfinite(hi) ? hi : 0.0;
+    cut = std::isfinite(lo) && std::isfinite(hi) ? 0.5 * (lo + hi)
+          : std::isfinite(lo)                    ? lo
+          : std::isfinite(hi)                    ? hi
+                                                 : 0.0;
   }
-  const auto mid = std::partition(s.begin() + static_cast<std::ptrdiff_t>(begin), s.begin() + static_cast<std::ptrdiff_t>(end),
-                                  [&](const Vec3& p) { return p[axis] < cut; });
+  const auto mid =
+      std::partition(s.begin() + static_cast<std::ptrdiff_t>(begin), s.begin() + static_cast<std::ptrdiff_t>(end),
+                     [&](const Vec3& p) { return p[axis] < cut; });
   const auto split = static_cast<std::size_t>(mid - s.begin());
   Brick lowerBox = box, upperBox = box;
   lowerBox.hi[axis] = cut;
@@ -120,9 +125,7 @@ void Decomposition::ranksNear(const Vec3& x, double reach, int self, std::vector
                                 " exceeds half the cell's thickness (fraction " + std::to_string(margin.maxCoeff()) +
                                 "); a brick would meet its own periodic image");
   // every image of the coordinate along axis a (in a cell: s - 1, s, s + 1)
-  const auto images = [&](int a, auto test) {
-    return test(s[a]) || (H_ && (test(s[a] - 1.0) || test(s[a] + 1.0)));
-  };
+  const auto images = [&](int a, auto test) { return test(s[a]) || (H_ && (test(s[a] - 1.0) || test(s[a] + 1.0))); };
   // A walk of the bisection tree: a lower child's bricks end at the cut along its axis, an upper
   // child's start there, so a child none of whose grown bricks can hold the coordinate is skipped.
   // At a leaf the brick itself is tested, axis by axis.

@@ -61,7 +61,8 @@ BOOST_AUTO_TEST_CASE(bricks_partition_space_and_balance_the_bodies) {
       const double mean = static_cast<double>(x.size()) / ranks;
       for (int q = 0; q < ranks; ++q)
         BOOST_TEST(std::abs(count[static_cast<std::size_t>(q)] - mean) <= levels(ranks) + 1e-9,
-                   "cell " << cell << ", " << ranks << " ranks: brick " << q << " holds " << count[static_cast<std::size_t>(q)]);
+                   "cell " << cell << ", " << ranks << " ranks: brick " << q << " holds "
+                           << count[static_cast<std::size_t>(q)]);
     }
   }
 }
