@@ -331,26 +331,37 @@ int run(int argc, char** argv) {
     if (mpiSession && mpiSession->active) {
       shared.emplace(loaded.scene, MPI_COMM_WORLD);
       options.writes = mpiSession->rank == 0;
+      if (!options.writes) {  // (the first rank alone gathers the whole scene and reads it)
+        loaded.scene.particles = dem::Particles{};
+        loaded.scene.contacts = dem::ContactStore{};
+      }
       options.stop = &agreedStop;
-      options.step = [&](dem::Scene& scene, bool whole) {
+      // the whole scene on the first rank; on the others the step count, the time and the ledger
+      const auto gather = [&](dem::Scene& scene) {
+        if (options.writes) {
+          scene.particles = dem::Particles{};  // (the old copy's bodies gone before the new one's come)
+          scene.contacts = dem::ContactStore{};
+        }
+        std::optional<dem::Scene> whole = shared->gatherSceneOn(0);
+        if (whole) scene = std::move(*whole);
+      };
+      options.step = [&, gather](dem::Scene& scene, bool whole) {
         shared->step();
         int stop = dem::io::stopSignal().load();
         MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         agreedStop = stop;
-        if (whole || stop) {
-          scene.particles = dem::Particles{};  // (the old copy's bodies gone before the new one's come)
-          scene.contacts = dem::ContactStore{};
-          scene = shared->gatherScene();
-        } else {
+        if (whole || stop) gather(scene);
+        if (!options.writes || !(whole || stop)) {
           scene.stepCount = shared->local().stepCount;
           scene.time = shared->local().time;
           scene.energy = shared->local().energy;
         }
       };
-      options.gather = [&](dem::Scene& scene) {
-        scene.particles = dem::Particles{};
-        scene.contacts = dem::ContactStore{};
-        scene = shared->gatherScene();
+      options.gather = gather;
+      options.shareStop = [](bool mine) {
+        int decided = mine ? 1 : 0;
+        MPI_Bcast(&decided, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        return decided != 0;
       };
       if (!options.writes) quiet = true;
     }

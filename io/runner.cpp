@@ -223,7 +223,8 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
   const auto wholeAfter = [&](std::uint64_t n) {
     const auto due = [n](std::uint64_t interval) { return interval != 0 && n % interval == 0; };
     return due(o.csv.interval) || due(o.contacts.interval) || due(o.vtk.interval) || due(o.checkpointInterval) ||
-           due(options.lastGoodInterval) || stop.any() || (options.stop && options.stop->load() != 0);
+           due(options.lastGoodInterval) || (stop.unbalancedForce && due(stop.interval)) ||
+           (options.stop && options.stop->load() != 0);
   };
   while (scene.stepCount < last && !timeReached(scene, stop)) {
     if (scene.stepCount % options.lastGoodInterval == 0 && scene.stepCount != good.step()) keepGood();
@@ -272,11 +273,17 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
       bar.finish(scene.stepCount, scene.time);
       return out;
     }
-    if (stop.any())
-      if (std::optional<std::string> why = stopReason(scene, stop)) {
+    if (stop.any()) {
+      // (the time and the ledger are the same on every rank; the unbalanced force reads the whole scene)
+      const bool readsWhole = stop.unbalancedForce && stop.interval != 0 && n % stop.interval == 0;
+      const bool shared = options.shareStop && readsWhole;
+      std::optional<std::string> why = writes || !shared ? stopReason(scene, stop) : std::nullopt;
+      if (shared && options.shareStop(why.has_value()) && !why) why = "a stop condition (the writing rank's)";
+      if (why) {
         out.stopReason = *why;
         break;
       }
+    }
   }
   bar.finish(scene.stepCount, scene.time);
   if (options.gather) options.gather(scene);  // (the final outputs read everything)

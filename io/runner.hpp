@@ -61,6 +61,9 @@ struct RunOptions {
   std::function<void(Scene& scene, bool whole)> step;
   std::function<void(Scene& scene)> gather;
   bool writes = true;
+  // A shared scene gathered on the writing rank only: its stop conditions are evaluated there, and
+  // `shareStop` gives every rank that rank's answer (collective; argument: this rank's own).
+  std::function<bool(bool)> shareStop;
 };
 
 struct RunOutcome {

@@ -81,10 +81,10 @@ int bytesOf(const std::vector<T>& mine) {
   return static_cast<int>(mine.size() * sizeof(T));
 }
 
-// Every rank's `mine` (count[q] bytes from rank q), in the order of the ranks, on every rank (no
-// copy of it per rank).
+// Every rank's `mine` (count[q] bytes from rank q), in the order of the ranks, on the rank `root`
+// (root < 0: on every rank; no copy of it per rank). Empty on the other ranks.
 template <class T>
-std::vector<T> allGatherv(const std::vector<T>& mine, const std::vector<int>& count, MPI_Comm comm) {
+std::vector<T> gatherv(const std::vector<T>& mine, const std::vector<int>& count, int root, MPI_Comm comm) {
   std::vector<int> at(count.size());
   std::size_t total = 0;
   for (std::size_t q = 0; q < count.size(); ++q) {
@@ -92,7 +92,9 @@ std::vector<T> allGatherv(const std::vector<T>& mine, const std::vector<int>& co
     total += static_cast<std::size_t>(count[q]);
   }
   std::vector<T> all(total / sizeof(T));
-  MPI_Allgatherv(mine.data(), bytesOf(mine), MPI_BYTE, all.data(), count.data(), at.data(), MPI_BYTE, comm);
+  if (root < 0)
+    MPI_Allgatherv(mine.data(), bytesOf(mine), MPI_BYTE, all.data(), count.data(), at.data(), MPI_BYTE, comm);
+  else MPI_Gatherv(mine.data(), bytesOf(mine), MPI_BYTE, all.data(), count.data(), at.data(), MPI_BYTE, root, comm);
   return all;
 }
 
@@ -104,25 +106,30 @@ std::vector<T> allGather(const std::vector<T>& mine, MPI_Comm comm) {
   const int bytes = bytesOf(mine);
   std::vector<int> count(static_cast<std::size_t>(n));
   MPI_Allgather(&bytes, 1, MPI_INT, count.data(), 1, MPI_INT, comm);
-  return allGatherv(mine, count, comm);
+  return gatherv(mine, count, -1, comm);
 }
 
-// Every rank's `a` and `b`, each in the order of the ranks, on every rank: allGather of the two
-// with one exchange of the sizes.
+// Every rank's `a` and `b`, each in the order of the ranks, on the rank `root` (root < 0: on every
+// rank), with one exchange of the sizes; empty on the other ranks.
 template <class A, class B>
-std::pair<std::vector<A>, std::vector<B>> allGather(const std::vector<A>& a, const std::vector<B>& b, MPI_Comm comm) {
-  int n = 1;
+std::pair<std::vector<A>, std::vector<B>> gather(const std::vector<A>& a, const std::vector<B>& b, int root,
+                                                 MPI_Comm comm) {
+  int n = 1, rank = 0;
   MPI_Comm_size(comm, &n);
+  MPI_Comm_rank(comm, &rank);
   const int sizes[2] = {bytesOf(a), bytesOf(b)};
-  std::vector<int> all(2 * static_cast<std::size_t>(n)), countA(static_cast<std::size_t>(n)),
-      countB(static_cast<std::size_t>(n));
-  MPI_Allgather(sizes, 2, MPI_INT, all.data(), 2, MPI_INT, comm);
+  std::vector<int> all(2 * static_cast<std::size_t>(n));
+  if (root < 0) MPI_Allgather(sizes, 2, MPI_INT, all.data(), 2, MPI_INT, comm);
+  else MPI_Gather(sizes, 2, MPI_INT, all.data(), 2, MPI_INT, root, comm);
+  // (a rank other than the root receives nothing: its counts stay zero)
+  if (root >= 0 && rank != root) all.assign(all.size(), 0);
+  std::vector<int> countA(static_cast<std::size_t>(n)), countB(static_cast<std::size_t>(n));
   for (std::size_t q = 0; q < countA.size(); ++q) {
     countA[q] = all[2 * q];
     countB[q] = all[2 * q + 1];
   }
-  std::vector<A> allA = allGatherv(a, countA, comm);
-  return {std::move(allA), allGatherv(b, countB, comm)};
+  std::vector<A> allA = gatherv(a, countA, root, comm);
+  return {std::move(allA), gatherv(b, countB, root, comm)};
 }
 
 BodyRecord bodyRecord(const Particles& p, std::size_t i, std::uint32_t id) {
@@ -604,15 +611,58 @@ void DistributedScene::run(std::uint64_t steps) {
   for (std::uint64_t s = 0; s < steps; ++s) step();
 }
 
-Scene DistributedScene::gatherScene() {
+Scene DistributedScene::gatherScene() { return std::move(*gather(-1)); }
+
+std::optional<Scene> DistributedScene::gatherSceneOn(int root) {
+  if (root < 0 || root >= ranks_) throw std::invalid_argument("distributed scene: no rank " + std::to_string(root));
+  return gather(root);
+}
+
+std::optional<Scene> DistributedScene::gather(int root) {
   const Particles& p = local_.particles;
+  // A wall's or facet's contacts are spread over the ranks (its copies hold only their own): its
+  // force and torque are the field's (applyFields) and the exact sum of the reactions of the real
+  // contacts whose spheres each rank owns, the same bits for any number of ranks. Only the
+  // boundaries with such contacts on some rank take exact sums (the others hold the field alone):
+  // every rank holds every boundary, in the order of global ids, and marks those of its own
+  // spheres' real contacts; the marks are united over the ranks.
+  std::vector<std::uint32_t> boundaries;  // local slots
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (p.isBoundary(i)) boundaries.push_back(static_cast<std::uint32_t>(i));
+  const auto boundaryIndex = [&](std::uint32_t slot) {
+    return static_cast<std::size_t>(std::lower_bound(boundaries.begin(), boundaries.end(), slot) - boundaries.begin());
+  };
+  std::vector<std::uint8_t> marked((boundaries.size() + 7) / 8, 0);
+  for (const Contact& c : local_.contacts.records())
+    if (c.real && p.isBoundary(c.id2) && owned_[c.id1]) {
+      const std::size_t b = boundaryIndex(c.id2);
+      marked[b / 8] |= static_cast<std::uint8_t>(1u << (b % 8));
+    }
+  if (!marked.empty())
+    MPI_Allreduce(MPI_IN_PLACE, marked.data(), static_cast<int>(marked.size()), MPI_UNSIGNED_CHAR, MPI_BOR, comm_);
+  std::vector<std::uint32_t> walls;  // local slots of the marked boundaries
+  for (std::size_t b = 0; b < boundaries.size(); ++b)
+    if ((marked[b / 8] >> (b % 8)) & 1u) walls.push_back(boundaries[b]);
+  std::vector<ExactSum> load(6 * walls.size());
+  for (const Contact& c : local_.contacts.records()) {
+    if (!c.real || !p.isBoundary(c.id2) || !owned_[c.id1]) continue;
+    ExactSum* w =
+        &load[6 * static_cast<std::size_t>(std::lower_bound(walls.begin(), walls.end(), c.id2) - walls.begin())];
+    for (int k = 0; k < 3; ++k) {
+      w[k] += -c.force[k];
+      w[3 + k] += c.torque2[k];
+    }
+  }
+  if (!walls.empty()) reduce(load, root, comm_);  // (the same walls on every rank)
+
   std::vector<BodyRecord> bodies;
   std::vector<ContactRecord> contacts;
   for (std::size_t i = 0; i < p.size(); ++i)
     if (owned_[i]) bodies.push_back(bodyRecord(p, i, global_[i]));
   for (const Contact& c : local_.contacts.records())  // (each from the rank that owns its first body)
     if (owned_[c.id1] && carried(c)) contacts.push_back(contactRecord(c, global_[c.id1], global_[c.id2]));
-  auto [allBodies, allContacts] = allGather(bodies, contacts, comm_);
+  auto [allBodies, allContacts] = mpi::gather(bodies, contacts, root, comm_);
+  if (root >= 0 && rank_ != root) return std::nullopt;
   bodies = {};
   contacts = {};
   // the rank's scene copied without its bodies and contacts (the whole scene's replace them)
@@ -630,41 +680,18 @@ Scene DistributedScene::gatherScene() {
   }
   local_.particles = std::move(mine);
   local_.contacts = std::move(mineContacts);
-  Scene whole = std::move(*copy);
+  Scene& whole = *copy;
   fill(whole, allBodies, allContacts, meshPart(local_.particles, global_),
        clumps_);  // (every global id: the slots are the user ids)
   whole.setSharedSums(std::nullopt);
-  // A wall's or facet's contacts are spread over the ranks (its copies hold only their own): its
-  // force and torque are the field's (applyFields) and the exact sum of the reactions of the real
-  // contacts whose spheres each rank owns, the same bits for any number of ranks.
-  // (Only the boundaries with real contacts among the gathered records, the same on every rank,
-  // take exact sums; the others hold the field alone.)
-  std::vector<std::uint32_t> walls;
-  for (const ContactRecord& r : allContacts)
-    if (r.real && whole.particles.isBoundary(r.id2)) walls.push_back(r.id2);
-  std::sort(walls.begin(), walls.end());
-  walls.erase(std::unique(walls.begin(), walls.end()), walls.end());
-  for (std::size_t i = 0; i < whole.particles.size(); ++i)
-    if (whole.particles.isBoundary(i)) {
-      whole.particles.force[i] = Vec3(whole.particles.mass[i] * whole.gravity);
-      whole.particles.torque[i].setZero();
+  Particles& q = whole.particles;
+  for (std::size_t i = 0; i < q.size(); ++i)
+    if (q.isBoundary(i)) {
+      q.force[i] = Vec3(q.mass[i] * whole.gravity);
+      q.torque[i].setZero();
     }
-  std::vector<ExactSum> load(6 * walls.size());
-  const auto wallIndex = [&](std::uint32_t id) {
-    return static_cast<std::size_t>(std::lower_bound(walls.begin(), walls.end(), id) - walls.begin());
-  };
-  for (const Contact& c : local_.contacts.records()) {
-    if (!c.real || !p.isBoundary(c.id2) || !owned_[c.id1]) continue;
-    ExactSum* w = &load[6 * wallIndex(global_[c.id2])];
-    for (int k = 0; k < 3; ++k) {
-      w[k] += -c.force[k];
-      w[3 + k] += c.torque2[k];
-    }
-  }
-  if (!walls.empty()) allreduce(load, comm_);  // (the same walls on every rank)
   for (std::size_t w = 0; w < walls.size(); ++w) {
-    Particles& q = whole.particles;
-    const std::uint32_t i = walls[w];
+    const std::uint32_t i = global_[walls[w]];
     const Vec3 field = q.mass[i] * whole.gravity;
     for (int k = 0; k < 3; ++k) {
       load[6 * w + static_cast<std::size_t>(k)] += field[k];
@@ -672,7 +699,7 @@ Scene DistributedScene::gatherScene() {
       q.torque[i][k] = load[6 * w + 3 + static_cast<std::size_t>(k)].value();
     }
   }
-  return whole;
+  return copy;
 }
 
 void DistributedScene::rebalanceIfNeeded() {

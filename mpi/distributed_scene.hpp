@@ -37,6 +37,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace dem::mpi {
@@ -78,6 +79,9 @@ class DistributedScene {
   // checkpoint or an output of the distributed scene writes (io/checkpoint.hpp), and what a
   // DistributedScene on any number of ranks continues from.
   Scene gatherScene();
+  // The same on the rank `root` only (collective: every rank calls it; the others get nothing and
+  // hold no copy of the whole): what a run that writes its outputs from one rank needs.
+  std::optional<Scene> gatherSceneOn(int root);
 
   // Load balance: at an epoch's start, when the rank with the most spheres holds more than
   // rebalanceAbove times the mean, the bricks are bisected anew from every sphere's place.
@@ -111,6 +115,7 @@ class DistributedScene {
   // place), and the other ranks that hold it as a ghost (a clump's parts: those near any part).
   int ownerOf(std::size_t slot) const;
   void ghostRanks(std::size_t slot, int owner, std::vector<int>& out) const;
+  std::optional<Scene> gather(int root);  // root < 0: on every rank
   void rebalanceIfNeeded();
   void beginEpoch();
   void updateGhosts();

@@ -14,5 +14,8 @@ namespace dem::mpi {
 
 // Replaces each sum by the sum over all ranks of `comm` (collective: every rank passes as many).
 void allreduce(std::span<ExactSum> sums, MPI_Comm comm);
+// The same on the rank `root` only (root < 0: on every rank, as allreduce); the other ranks' sums
+// are left as they were (normalised).
+void reduce(std::span<ExactSum> sums, int root, MPI_Comm comm);
 
 }  // namespace dem::mpi

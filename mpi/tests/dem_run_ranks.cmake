@@ -4,7 +4,8 @@
 # scene's restart.ckpt, before STOP) writes the same files as the run without a stop (its outputs
 # cut back to the checkpoint's step and continued: io/runner.hpp). Without STOP only the first part
 # (the sheared example: dt from the global stiffness, the cell flipping; the drum: a turning mesh).
-# Arguments: -DPROGRAM= (dem-run) -DMPIEXEC= -DSCENE= -DWORK= -DSTEPS= [-DSTOP=]
+# With EXPECT_STOP the scene's stop condition must end the runs before STEPS.
+# Arguments: -DPROGRAM= (dem-run) -DMPIEXEC= -DSCENE= -DWORK= -DSTEPS= [-DSTOP=] [-DEXPECT_STOP=ON]
 file(REMOVE_RECURSE ${WORK})
 function(run_dem ranks out)
   execute_process(COMMAND ${MPIEXEC} -n ${ranks} --oversubscribe ${PROGRAM} --quiet ${ARGN} --out ${WORK}/${out} ${SCENE}
@@ -35,6 +36,15 @@ foreach(f IN LISTS files)
   endforeach()
 endforeach()
 
+if(EXPECT_STOP)  # the scene's stop condition ended the run before step STEPS
+  file(STRINGS ${WORK}/ranks_1/series.csv rows)
+  list(GET rows -1 last)
+  string(REGEX MATCH "^[0-9]+" step "${last}")
+  if(NOT step OR step EQUAL STEPS)
+    message(FATAL_ERROR "the run did not stop before step ${STEPS} (last row: ${step})")
+  endif()
+  message(STATUS "stopped at step ${step}")
+endif()
 if(NOT STOP)
   message(STATUS "${count} files the same on 1, 2 and 3 ranks")
   return()
