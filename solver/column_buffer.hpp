@@ -4,9 +4,8 @@
 // On Linux the block is an anonymous mapping grown and shrunk with mremap, which moves pages
 // instead of copying them: resizing never holds two copies of the columns, which are most of a
 // scene's memory (the store's growth by a quarter had briefly needed 2.25 times their size).
-// Small blocks (below 256 kB) come from the heap, 64-byte aligned, and elsewhere every block does;
-// they grow by a new block and a copy. Entries past the old size are unspecified after growth
-// (zero in a new block); the store writes them.
+// Below 256 kB, and elsewhere, a heap block grown by a new block and a copy. Entries past the old
+// size are unspecified after growth (zero in a new block); the store writes them.
 
 #include <cstddef>
 
