@@ -4,7 +4,10 @@
 // and exits non-zero when any case fails. For the report (reports/dem_report.cpp) it also writes
 // cases.tsv (case, title, levels, seconds, pass) and series.tsv (each Series' file and plot hints).
 //
-//   dem-verify [--out DIR] [--case NAME ...] [--list]
+//   dem-verify [--out DIR] [--case NAME ...] [--gate-only] [--list]
+//
+// --gate-only (or DEM_VERIFY_GATE_ONLY=1): each case at its gate level only, no timestep sweep or
+// order fit (harness/case.hpp, EvaluateOptions): every code path once, in a fraction of the time.
 //
 // Started by mpirun (built with DEM_MPI), every scene of every case steps on the ranks
 // (harness/ranks.hpp; docs/mpi.md): the first rank prints and writes, and every rank's results must
@@ -59,7 +62,7 @@ std::string csvField(std::string s) {
 }
 
 int usage() {
-  std::cerr << "usage: dem-verify [--out DIR] [--case NAME ...] [--list]\n";
+  std::cerr << "usage: dem-verify [--out DIR] [--case NAME ...] [--gate-only] [--list]\n";
   return 2;
 }
 
@@ -107,11 +110,13 @@ int main(int argc, char* argv[]) {
   std::string out = "reports/out";
   std::set<std::string> only;
   bool list = false;
+  auto options = dem::verify::evaluateOptionsFromEnvironment();
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--out" && i + 1 < argc) out = argv[++i];
     else if (a == "--case" && i + 1 < argc) only.insert(argv[++i]);
     else if (a == "--list") list = true;
+    else if (a == "--gate-only") options.gateOnly = true;
     else if (a == "--help" || a == "-h") {
       usage();
       return 0;
@@ -168,7 +173,7 @@ int main(int argc, char* argv[]) {
     const auto before = ranks.active ? ranks.stepper->counts() : dem::verify::RanksStepper::Counts{};
     if (ranks.active && !c.onRanks) ranks.hook(false);
 #endif
-    const auto r = dem::verify::evaluate(c);
+    const auto r = dem::verify::evaluate(c, options);
 #ifdef DEM_VERIFY_MPI
     if (ranks.active) {  // which cases stepped on the ranks, which replicated
       ranks.hook(true);

@@ -2,7 +2,8 @@
 # -DRANKS=R every verification case runs with its scenes stepped on R ranks (verification/harness/
 # ranks.hpp) and must pass; with -DCOMPARE=ON the runs of 1, 2 and 3 ranks must have written the
 # same numbers, every level's every error to the last bit (numbers.csv).
-# Arguments: -DPROGRAM= (dem-verify) -DMPIEXEC= -DWORK= and -DRANKS= or -DCOMPARE=ON
+# Arguments: -DPROGRAM= (dem-verify) -DMPIEXEC= -DWORK= and -DRANKS= (with -DLEVEL=--gate-only: each
+# case at its gate level) or -DCOMPARE=ON
 if(COMPARE)
   foreach(ranks 1 2 3)
     if(NOT EXISTS ${WORK}/ranks_${ranks}/numbers.csv)
@@ -22,7 +23,7 @@ if(COMPARE)
   return()
 endif()
 file(REMOVE_RECURSE ${WORK}/ranks_${RANKS})
-execute_process(COMMAND ${MPIEXEC} -n ${RANKS} --oversubscribe ${PROGRAM} --out ${WORK}/ranks_${RANKS}
+execute_process(COMMAND ${MPIEXEC} -n ${RANKS} --oversubscribe ${PROGRAM} ${LEVEL} --out ${WORK}/ranks_${RANKS}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 string(REGEX MATCH "[0-9]+ case\\(s\\), [0-9]+ failed[^\n]*\n.*" summary "${out}")
 message(STATUS "${summary}")
