@@ -220,11 +220,13 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
   };
   // A shared scene gathers its whole state for the steps whose outputs or checks read it (the same
   // steps on every rank: from the spec alone); the others leave it with the step count, time and ledger.
+  const auto unbalancedForceDue = [&](std::uint64_t n) {
+    return stop.unbalancedForce && stop.interval != 0 && n % stop.interval == 0;
+  };
   const auto wholeAfter = [&](std::uint64_t n) {
     const auto due = [n](std::uint64_t interval) { return interval != 0 && n % interval == 0; };
     return due(o.csv.interval) || due(o.contacts.interval) || due(o.vtk.interval) || due(o.checkpointInterval) ||
-           due(options.lastGoodInterval) || (stop.unbalancedForce && due(stop.interval)) ||
-           (options.stop && options.stop->load() != 0);
+           due(options.lastGoodInterval) || unbalancedForceDue(n) || (options.stop && options.stop->load() != 0);
   };
   while (scene.stepCount < last && !timeReached(scene, stop)) {
     if (scene.stepCount % options.lastGoodInterval == 0 && scene.stepCount != good.step()) keepGood();
@@ -275,8 +277,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     }
     if (stop.any()) {
       // (the time and the ledger are the same on every rank; the unbalanced force reads the whole scene)
-      const bool readsWhole = stop.unbalancedForce && stop.interval != 0 && n % stop.interval == 0;
-      const bool shared = options.shareStop && readsWhole;
+      const bool shared = options.shareStop && unbalancedForceDue(n);
       std::optional<std::string> why = writes || !shared ? stopReason(scene, stop) : std::nullopt;
       if (shared && options.shareStop(why.has_value()) && !why) why = "a stop condition (the writing rank's)";
       if (why) {

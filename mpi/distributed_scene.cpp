@@ -611,14 +611,14 @@ void DistributedScene::run(std::uint64_t steps) {
   for (std::uint64_t s = 0; s < steps; ++s) step();
 }
 
-Scene DistributedScene::gatherScene() { return std::move(*gather(-1)); }
+Scene DistributedScene::gatherScene() { return std::move(*gatherOn(-1)); }
 
 std::optional<Scene> DistributedScene::gatherSceneOn(int root) {
   if (root < 0 || root >= ranks_) throw std::invalid_argument("distributed scene: no rank " + std::to_string(root));
-  return gather(root);
+  return gatherOn(root);
 }
 
-std::optional<Scene> DistributedScene::gather(int root) {
+std::optional<Scene> DistributedScene::gatherOn(int root) {
   const Particles& p = local_.particles;
   // A wall's or facet's contacts are spread over the ranks (its copies hold only their own): its
   // force and torque are the field's (applyFields) and the exact sum of the reactions of the real

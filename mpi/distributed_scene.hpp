@@ -115,7 +115,7 @@ class DistributedScene {
   // place), and the other ranks that hold it as a ghost (a clump's parts: those near any part).
   int ownerOf(std::size_t slot) const;
   void ghostRanks(std::size_t slot, int owner, std::vector<int>& out) const;
-  std::optional<Scene> gather(int root);  // root < 0: on every rank
+  std::optional<Scene> gatherOn(int root);  // root < 0: on every rank
   void rebalanceIfNeeded();
   void beginEpoch();
   void updateGhosts();
