@@ -15,6 +15,10 @@
 #include <omp.h>
 #endif
 
+#if defined(__AVX512BW__)
+#include <immintrin.h>
+#endif
+
 namespace dem {
 
 namespace {
@@ -411,6 +415,24 @@ BlockSums evaluateBlock(const Particles& p, ContactStore& cs, std::size_t nc, st
 // the triangle's closest point before the facet pass decides which count). A contact whose gap at
 // the collider's run exceeds twice the farthest any body has moved since is apart without a test
 // (ContactStore::recordRunGaps: its bodies are not read).
+// Bit j of the result for contact j of n <= 64 (flags real[j], gaps at the collider's run gap[j]):
+// not real, and the gap does not exceed reach (a NaN gap does not: the contact is tested).
+inline std::uint64_t openContacts(const std::uint8_t* real, const float* gap, float reach, std::size_t n) {
+#if defined(__AVX512BW__)
+  if (n == 64) {  // (64 flags and 4 x 16 gaps at once: the scalar loop below is a fifth of the scan)
+    const __m512i flags = _mm512_loadu_si512(real);
+    const __m512 limit = _mm512_set1_ps(reach);
+    std::uint64_t near = 0;
+    for (int part = 0; part < 4; ++part)
+      near |= std::uint64_t{_mm512_cmp_ps_mask(_mm512_loadu_ps(gap + 16 * part), limit, _CMP_NGT_UQ)} << (16 * part);
+    return _mm512_testn_epi8_mask(flags, flags) & near;
+  }
+#endif
+  std::uint64_t open = 0;
+  for (std::size_t j = 0; j < n; ++j) open |= static_cast<std::uint64_t>((real[j] == 0) & !(gap[j] > reach)) << j;
+  return open;
+}
+
 void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShift* shift,
                    std::vector<std::uint8_t>& visit) {
   const std::size_t r = cs.realEnd(), a = cs.activeEnd();  // (realEnd() <= activeEnd())
@@ -428,12 +450,8 @@ void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShi
 #pragma omp parallel for schedule(static) if (count > kParallelThreshold)
   for (std::size_t w = 0; w < words; ++w) {
     const std::size_t q0 = 64 * w, q1 = std::min(count, q0 + 64);
-    std::uint64_t open = 0;  // bit q - q0: not real, and the gap at the run does not exceed 2 move
-    for (std::size_t q = q0; q < q1; ++q) {
-      const std::uint8_t v = real[r + q];
-      visit[q] = v;
-      open |= static_cast<std::uint64_t>((v == 0) & !(gap[r + q] > reach)) << (q - q0);
-    }
+    std::uint64_t open = openContacts(real + r + q0, gap + r + q0, reach, q1 - q0);
+    std::copy_n(real + r + q0, q1 - q0, visit.data() + q0);
     for (; open != 0; open &= open - 1) {
       const std::size_t q = q0 + static_cast<std::size_t>(std::countr_zero(open)), k = r + q;
       const Vec3 x2 = secondPoint(p, type[k], id1[k], id2[k], cs.cellDist(k), H);
