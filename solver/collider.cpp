@@ -45,6 +45,11 @@ double sweepLengthFor(const Particles& p, double verletDist) {
   double rMin = kInf;
   for (std::size_t i = 0; i < p.size(); ++i)
     if (p.shape[i] == Shape::Sphere && !p.isClump[i]) rMin = std::min(rMin, p.radius[i]);
+  return sweepLengthFor(rMin, verletDist);
+}
+
+double sweepLengthFor(double rMin, double verletDist) {
+  if (verletDist >= 0.0) return verletDist;
   return rMin == kInf ? 0.0 : -verletDist * rMin;
 }
 
@@ -182,8 +187,8 @@ GapAtRun Collider::gapAtRun(const Particles& p, const ContactPair& c) const {
     // every point of the triangle does, so the sphere's distance to it changes by at most 2 dL.
     const std::size_t f = p.shapeIndex[c.id2];
     if (refVertices_.size() != 3 * p.facets.size()) return {};
-    const Vec3 x2 = closestPointOnTriangle(refPos_[c.id1], refVertices_[3 * f], refVertices_[3 * f + 1],
-                                           refVertices_[3 * f + 2]);
+    const Vec3 x2 =
+        closestPointOnTriangle(refPos_[c.id1], refVertices_[3 * f], refVertices_[3 * f + 1], refVertices_[3 * f + 2]);
     return dem::gapAtRun(p, c, refPos_[c.id1], x2, 2.0 * dL_);
   }
   return dem::gapAtRun(p, c, refPos_[c.id1], refPos_[c.id2], 2.0 * dL_);

@@ -31,8 +31,8 @@
 // contacts dormant and the contact loop skips them until then (Collider::dormant). Both the boxes
 // and this criterion take the radii as fixed between runs.
 
-#include "contacts.hpp"
 #include "contact_law.hpp"
+#include "contacts.hpp"
 #include "materials.hpp"
 #include "particles.hpp"
 
@@ -133,8 +133,8 @@ class Collider {
   void computeBoxes(const Particles& p);
   bool overlap(std::uint32_t a, std::uint32_t b) const;
   bool overlappedBefore(std::uint32_t a, std::uint32_t b) const;
-  void handleInversion(std::uint32_t a, std::uint32_t b, const Particles& p,
-                       const std::vector<Material>& materials, ContactStore& contacts) const;
+  void handleInversion(std::uint32_t a, std::uint32_t b, const Particles& p, const std::vector<Material>& materials,
+                       ContactStore& contacts) const;
   void fullRun(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts);
   void sweep(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts) const;
   void insertionSort(int axis, const Particles& p, const std::vector<Material>& materials, ContactStore& contacts);
@@ -142,9 +142,11 @@ class Collider {
 
 // Sweep length dL for a verletDist setting (negative: fraction of the smallest sphere radius).
 double sweepLengthFor(const Particles& p, double verletDist);
+// The same from that radius (rMin: the smallest radius of a sphere not in a clump, inf if none).
+double sweepLengthFor(double rMin, double verletDist);
 
-// A new potential contact between a and b: ids ordered (sphere-sphere: id1 before id2 in user ids (Particles::userId); sphere-wall:
-// id1 = sphere; the shape-pair table), type set, the parameters of law `law` from the materials.
+// A new potential contact between a and b: ids ordered (sphere-sphere: id1 before id2 in user ids (Particles::userId);
+// sphere-wall: id1 = sphere; the shape-pair table), type set, the parameters of law `law` from the materials.
 Contact makeContact(const Particles& p, const std::vector<Material>& materials, std::uint32_t a, std::uint32_t b,
                     ContactLaw law = ContactLaw::Cundall);
 

@@ -114,7 +114,8 @@ std::string boxProblem(const Particles& p, std::size_t i, const Mat3& H, const V
   if (p.isWall(i)) {
     const Vec3& n = p.walls[p.shapeIndex[i]].normal;
     if (wallCellAxis(n, H) < 0) {
-      s << "wall (particle " << p.userId[i] << ", normal (" << n.transpose() << ")): its plane is not parallel to two of the "
+      s << "wall (particle " << p.userId[i] << ", normal (" << n.transpose()
+        << ")): its plane is not parallel to two of the "
         << "periodic cell's side vectors (n . h_j = " << n.dot(H.col(0)) << ", " << n.dot(H.col(1)) << ", "
         << n.dot(H.col(2)) << " for the columns h_j of H); expected n . h_j = 0 for exactly two columns (e.g. a floor "
         << "normal to z in a cell whose other two columns lie in the xy plane: its images are then the plane "
@@ -133,11 +134,13 @@ std::string boxProblem(const Particles& p, std::size_t i, const Mat3& H, const V
         << "; expected less than half the cell (subdivide the mesh: a finer STL, or more \"segments\" of its "
         << "generator; or enlarge the cell)";
     } else if (p.isWall(i)) {
-      s << "wall (particle " << p.userId[i] << "): its Verlet distance spans " << 2.0 * h[w] << " of the periodic cell along "
+      s << "wall (particle " << p.userId[i] << "): its Verlet distance spans " << 2.0 * h[w]
+        << " of the periodic cell along "
         << "transformed axis " << w << "; expected less than half the cell (a smaller verletDist or a larger cell)";
     } else {
-      s << "particle " << p.userId[i] << " (radius " << p.radius[i] << "): its bounding box (radius + Verlet distance) spans "
-        << 2.0 * h[w] << " of the periodic cell along transformed axis " << w
+      s << "particle " << p.userId[i] << " (radius " << p.radius[i]
+        << "): its bounding box (radius + Verlet distance) spans " << 2.0 * h[w]
+        << " of the periodic cell along transformed axis " << w
         << "; expected less than half the cell (enlarge the cell, flip it, or use smaller particles)";
     }
     return s.str();
@@ -259,7 +262,7 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
   constexpr double inf = std::numeric_limits<double>::infinity();
   moveSinceRun_ = inf;
   const std::size_t n = p.size();
-  if (!initialised_ || s_.size() != n || sweepLengthFor(p, verletDist) != dL_) return true;
+  if (!initialised_ || s_.size() != n) return true;
   if (!p.walls.empty() && !hRunValid_) return true;  // (a wall's cell axis is the one in H_run)
   const Mat3& invH = cell.invH();
   const Vec3 rn = rowNorms(invH);
@@ -267,6 +270,7 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
   const bool runCell = dormancyHolds(cell);
   const double dL2 = dL_ * dL_;
   int out = 0;
+  double rMin = inf;   // the smallest sphere (sweepLengthFor: a changed radius changes dL, a run)
   double move2 = 0.0;  // while H is the run's: the largest squared distance from the place at the run
   // criterion (V): the body's current box (sweep length 0) lies inside the box stored at the last
   // run (a wall: along its cell axis, which must still be the run's); and while H is the run's,
@@ -277,10 +281,12 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
   // the centre's displacement, and the margin (relative 1e-12, scaled by H's condition number)
   // covers the round-off of H^-1 x and H s and the slack of (V) many times over. Only (E) is then
   // evaluated, with the same bits; any other body takes both tests.
-  const double kappa = runCell ? cell.H().cwiseAbs().rowwise().sum().maxCoeff() * invH.cwiseAbs().rowwise().sum().maxCoeff() : 0.0;
-#pragma omp parallel for schedule(static) reduction(max : out, move2) if (n > kParallelThreshold)
+  const double kappa =
+      runCell ? cell.H().cwiseAbs().rowwise().sum().maxCoeff() * invH.cwiseAbs().rowwise().sum().maxCoeff() : 0.0;
+#pragma omp parallel for schedule(static) reduction(max : out, move2) reduction(min : rMin) if (n > kParallelThreshold)
   for (std::size_t i = 0; i < n; ++i) {
     if (p.isClump[i]) continue;
+    if (p.shape[i] == Shape::Sphere) rMin = std::min(rMin, p.radius[i]);
     if (runCell && p.shape[i] == Shape::Sphere) {
       const double d2 = (p.pos[i] - hRun_ * s_[i]).squaredNorm();
       const double inside = dL_ - 1e-12 * kappa * (2.0 * p.pos[i].cwiseAbs().maxCoeff() + p.radius[i] + 3.0 * dL_);
@@ -315,6 +321,7 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
       move2 = std::max(move2, std::isnan(d2) ? inf : d2);
     }
   }
+  if (sweepLengthFor(rMin, verletDist) != dL_) return true;  // (moveSinceRun_ unknown: inf)
   if (runCell) moveSinceRun_ = std::sqrt(move2);
   return out != 0;
 }
@@ -452,8 +459,7 @@ void PeriodicCollider::fullRun(const Particles& p, const std::vector<Material>& 
   for (std::size_t m = contacts.size(); m-- > 0;) {
     const std::uint32_t i1 = contacts.id1(m), i2 = contacts.id2(m);
     if (i1 >= n || i2 >= n || !overlapAt(p, i1, i2, k)) contacts.remove(m);
-    else if (!contacts.real(m))
-      contacts.setCellDist(m, k);
+    else if (!contacts.real(m)) contacts.setCellDist(m, k);
   }
   // Sweep x: from each lower bound to its own upper bound (circularly: across || into the next
   // period), every lower bound met is a candidate (handleInversion). The candidates of a box come
@@ -466,7 +472,8 @@ void PeriodicCollider::fullRun(const Particles& p, const std::vector<Material>& 
   const auto& v = lists_[0].v;
   const std::size_t N = v.size();
   std::vector<std::uint32_t> posLo(n), posHi(n);
-  for (std::size_t m = 0; m < N; ++m) (isUpper(v[m].tag) ? posHi : posLo)[idOf(v[m].tag)] = static_cast<std::uint32_t>(m);
+  for (std::size_t m = 0; m < N; ++m)
+    (isUpper(v[m].tag) ? posHi : posLo)[idOf(v[m].tag)] = static_cast<std::uint32_t>(m);
   std::array<double, 3> width{};
   for (int w = 0; w < 3; ++w) {
     double hMax = 0.0;

@@ -14,12 +14,14 @@
 //   (dormant contacts woken when H changes); in the static cells most potential contacts are dormant.
 // - A run skipped on the distance alone (H the run's, a sphere within dL of its place at the run)
 //   misses no touching pair.
-#include "cases/periodic_scenes.hpp"
+// - A changed smallest radius (dL relative to it) asks for a run with nothing moved.
 #include "solver/periodic_collider.hpp"
+#include "cases/periodic_scenes.hpp"
 #include "unit/same_bits.hpp"
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -141,8 +143,8 @@ static void checkDormantContactsApart(Scene& s, std::size_t steps, std::size_t m
     s.step();
   }
   BOOST_TEST_MESSAGE("dormant contact-steps checked: " << checked << " in " << steps << " steps, collider runs "
-                                                       << s.periodicCollider.runs() << "; skipped by the gap at the run: "
-                                                       << skipped);
+                                                       << s.periodicCollider.runs()
+                                                       << "; skipped by the gap at the run: " << skipped);
   BOOST_TEST(checked >= minDormantChecks);
   BOOST_TEST(overlapping == 0u);
   BOOST_TEST(notClean == 0u);
@@ -266,14 +268,57 @@ BOOST_AUTO_TEST_CASE(a_skipped_run_misses_no_touching_pair_in_a_static_cell) {
   BOOST_TEST(missing == 0u);
 }
 
+// A sweep length relative to the smallest sphere (verletDist < 0) follows its radius: shrinking
+// any one sphere below the others (or growing the smallest) asks for a run at the next check, with
+// nothing moved, whether or not the run's H still holds; the radii as at the run ask for none.
+BOOST_AUTO_TEST_CASE(a_changed_smallest_radius_asks_for_a_run) {
+  for (const bool sheared : {false, true}) {
+    Scene s = periodicLatticeScene(shearedGas(0.075, 0.0));
+    PeriodicCollider& collider = s.periodicCollider;
+    BOOST_TEST_REQUIRE(collider.verletDist < 0.0);
+    collider.invalidate();
+    BOOST_TEST_REQUIRE(collider.update(s.particles, *s.cell, s.materials, s.contacts));
+    if (sheared) {  // (H no longer the run's: every body takes the box test)
+      Mat3 H = s.cell->H();
+      H(0, 1) += 1e-9;
+      s.cell->setH(H);
+    }
+    Particles& p = s.particles;
+    BOOST_TEST(!collider.needsRun(p, *s.cell));
+    const std::size_t last = p.size() - 1;
+    const double r = p.radius[last];
+    p.radius[last] = 0.999 * *std::min_element(p.radius.begin(), p.radius.end());  // (its box shrinks)
+    BOOST_TEST(collider.needsRun(p, *s.cell));
+    p.radius[last] = r;
+    BOOST_TEST(!collider.needsRun(p, *s.cell));
+  }
+}
+
 // The image choice's rounding (roundHalfAway, math.hpp) is std::round bit for bit: halves away from
 // zero, the last double below a half, signed zeros, integers beyond 2^52, inf and NaN, and random
 // values around the small integers where images are chosen.
 BOOST_AUTO_TEST_CASE(image_rounding_is_std_round) {
   const double inf = std::numeric_limits<double>::infinity();
-  std::vector<double> xs{0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994,
-                         std::nextafter(1.5, 0.0), std::nextafter(-1.5, 0.0), 4503599627370495.5, 9007199254740993.0,
-                         1e300, -1e300, inf, -inf, std::numeric_limits<double>::denorm_min(), -0.3};
+  std::vector<double> xs{0.0,
+                         -0.0,
+                         0.5,
+                         -0.5,
+                         1.5,
+                         -1.5,
+                         2.5,
+                         -2.5,
+                         0.49999999999999994,
+                         -0.49999999999999994,
+                         std::nextafter(1.5, 0.0),
+                         std::nextafter(-1.5, 0.0),
+                         4503599627370495.5,
+                         9007199254740993.0,
+                         1e300,
+                         -1e300,
+                         inf,
+                         -inf,
+                         std::numeric_limits<double>::denorm_min(),
+                         -0.3};
   std::mt19937_64 rng(3);
   std::uniform_real_distribution<double> u(-4.0, 4.0);
   for (int i = 0; i < 100000; ++i) xs.push_back(u(rng));
