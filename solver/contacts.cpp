@@ -218,6 +218,30 @@ void ContactStore::fitColumns(std::size_t m) {
   if (capacity_ > 2 * padded(m) + kColumnPad) reallocate(padded(m + m / 16));
 }
 
+namespace {
+// Eight flags as one word (their bytes in memory order).
+inline std::uint64_t eightFlags(const std::uint8_t* f) {
+  std::uint64_t w;
+  std::memcpy(&w, f, sizeof w);
+  return w;
+}
+// Whether some byte of w is zero (the bit trick: a byte's borrow reaches its top bit only from 0).
+inline bool someZeroByte(std::uint64_t w) { return ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull) != 0; }
+// The first k in [front, back) with v[k] == 0, or back; eight flags at a time where all are set.
+inline std::size_t firstUnvisited(const std::uint8_t* v, std::size_t front, std::size_t back) {
+  while (front + 8 <= back && !someZeroByte(eightFlags(v + front))) front += 8;
+  while (front < back && v[front]) ++front;
+  return front;
+}
+// The end of the last k in [front, back) with v[k] != 0 (front when none); eight at a time where
+// none is set.
+inline std::size_t endOfVisited(const std::uint8_t* v, std::size_t front, std::size_t back) {
+  while (back >= front + 8 && eightFlags(v + back - 8) == 0) back -= 8;
+  while (front < back && !v[back - 1]) --back;
+  return back;
+}
+}  // namespace
+
 std::size_t ContactStore::gatherVisitedColumns(const std::vector<std::uint8_t>& visit) {
   const std::size_t r = realEnd(), a = r + visit.size();
   DEM_ASSERT(a == activeEnd(), "gatherVisited: one flag for each active contact that is not real");
@@ -228,9 +252,10 @@ std::size_t ContactStore::gatherVisitedColumns(const std::vector<std::uint8_t>& 
   // partitionBy's swaps (the first contact not visited with the last one visited; as many as are out
   // of place, so the cost follows the changes), the flags staying with the positions they describe
   std::size_t front = r, back = a;
+  const std::uint8_t* v = visit.data();  // (v[k - r] for contact k)
   while (true) {
-    while (front < back && visit[front - r]) ++front;
-    while (front < back && !visit[back - 1 - r]) --back;
+    front = r + firstUnvisited(v, front - r, back - r);
+    back = r + endOfVisited(v, front - r, back - r);
     if (front >= back) break;
     --back;
     swapPlaced(front, back);

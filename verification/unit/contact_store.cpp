@@ -377,6 +377,68 @@ BOOST_AUTO_TEST_CASE(lean_contacts_hold_defaults_and_no_parameters) {
   cs.assertInvariants(s.particles);
 }
 
+// gatherVisited's moves (ContactStore::gatherVisited) against the rule it states, followed one flag
+// at a time: the first contact not visited swaps with the last one visited until they meet. 3000
+// contacts, 700 of them real, the others' flags in runs of 1 to 40 (the store skips eight flags at
+// a time where they agree: runs shorter and longer than eight, and ends that are not multiples of
+// eight). The pairs in order after the call, the end returned, and every visited contact mixed.
+BOOST_AUTO_TEST_CASE(gathering_the_visited_contacts_follows_the_swap_rule) {
+  std::mt19937_64 rng(42);
+  for (int trial = 0; trial < 20; ++trial) {
+    ContactStore cs;
+    const std::uint32_t n = 3000 + static_cast<std::uint32_t>(trial), nReal = 700;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      Contact c;
+      c.id1 = i;
+      c.id2 = n + i;
+      cs.add(c);
+    }
+    for (std::uint32_t i = 0; i < n; ++i) {  // (real ones scattered; partition puts them first)
+      if (rng() % n >= nReal) continue;
+      Contact c = cs.get(i);
+      c.real = 1;
+      c.u = Vec3(-1e-6, 0.0, 0.0);
+      c.params.fill(1.0);
+      cs.set(i, c);
+    }
+    cs.partition([](const ContactPair&) { return false; });
+    const std::size_t r = cs.realEnd(), a = cs.activeEnd();
+    BOOST_TEST_REQUIRE(a == cs.size());
+    std::vector<std::uint8_t> visit;
+    while (visit.size() < a - r) {
+      const std::size_t run = 1 + rng() % 40;
+      const std::uint8_t flag = rng() % 2;
+      for (std::size_t j = 0; j < run && visit.size() < a - r; ++j) visit.push_back(flag);
+    }
+    // the rule, one flag at a time, on the pairs as they lie
+    std::vector<std::uint32_t> expected(cs.size());
+    for (std::size_t k = 0; k < cs.size(); ++k) expected[k] = cs.id1(k);
+    std::size_t front = r, back = a;
+    while (true) {
+      while (front < back && visit[front - r]) ++front;
+      while (front < back && !visit[back - 1 - r]) --back;
+      if (front >= back) break;
+      --back;
+      std::swap(expected[front], expected[back]);
+      ++front;
+    }
+    const std::size_t visited = static_cast<std::size_t>(std::count(visit.begin(), visit.end(), 1));
+    std::size_t mixes = 0;
+    const std::size_t m = cs.gatherVisited(visit, [&](const ContactPair&) {
+      ++mixes;
+      LawValues v;
+      v.fill(2.0);
+      return v;
+    });
+    BOOST_TEST(m == front);
+    BOOST_TEST(m == r + visited);
+    BOOST_TEST(mixes == visited);
+    std::size_t wrong = 0;
+    for (std::size_t k = 0; k < cs.size(); ++k) wrong += cs.id1(k) != expected[k] || cs.id2(k) != n + expected[k];
+    BOOST_TEST(wrong == 0u);
+  }
+}
+
 // The dashpots' group of columns (ContactStore::useDashpotColumns). A scene whose materials all
 // have restitution 1 keeps none after its collider runs, and every contact reads back as it did with
 // them (bit for bit: zero coefficients and forces); a scene with dashpots keeps them. Dropping is
