@@ -410,11 +410,6 @@ BlockSums evaluateBlock(const Particles& p, ContactStore& cs, std::size_t nc, st
   return sums;
 }
 
-// The loop's choice for each active contact after the real ones (visit[k - realEnd()]): real, or
-// its bodies may touch now (the shape pair's quick test, as stageLane asks it; a facet contact with
-// the triangle's closest point before the facet pass decides which count). A contact whose gap at
-// the collider's run exceeds twice the farthest any body has moved since is apart without a test
-// (ContactStore::recordRunGaps: its bodies are not read).
 // Bit j of the result for contact j of n <= 64 (flags real[j], gaps at the collider's run gap[j]):
 // not real, and the gap does not exceed reach (a NaN gap does not: the contact is tested).
 inline std::uint64_t openContacts(const std::uint8_t* real, const float* gap, float reach, std::size_t n) {
@@ -433,6 +428,11 @@ inline std::uint64_t openContacts(const std::uint8_t* real, const float* gap, fl
   return open;
 }
 
+// The loop's choice for each active contact after the real ones (visit[k - realEnd()]): real, or
+// its bodies may touch now (the shape pair's quick test, as stageLane asks it; a facet contact with
+// the triangle's closest point before the facet pass decides which count). A contact whose gap at
+// the collider's run exceeds twice the farthest any body has moved since is apart without a test
+// (ContactStore::recordRunGaps: its bodies are not read).
 void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShift* shift,
                    std::vector<std::uint8_t>& visit) {
   const std::size_t r = cs.realEnd(), a = cs.activeEnd();  // (realEnd() <= activeEnd())
