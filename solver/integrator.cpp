@@ -295,8 +295,21 @@ struct TermSink {
   IntegratorScratch::Sums sums;
   bool perBody = false;
   void put(std::size_t i, const IntegratorScratch::Terms& t) {
-    if (!perBody) addTerms(p, sums, i, t);
-    else terms[i] = t;
+    if (!perBody) {
+      addTerms(p, sums, i, t);
+      return;
+    }
+    // field by field: a whole-struct copy went through the stack in wide loads that straddle the
+    // narrower stores just made there (a failed store-to-load forward: a quarter of the free
+    // spheres' integration in a scene stored out of user-id order)
+    IntegratorScratch::Terms& d = terms[i];
+    d.kinetic = t.kinetic;
+    d.rotational = t.rotational;
+    d.gravity = t.gravity;
+    d.dampingNow = t.dampingNow;
+    d.dampingPending = t.dampingPending;
+    d.kineticTotal = t.kineticTotal;
+    d.nonFinite = t.nonFinite;
   }
 };
 
