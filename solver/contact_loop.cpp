@@ -95,12 +95,14 @@ struct LaneOutputs {
 // The columns of kLanes consecutive contacts from k0 (a multiple of kLanes: aligned vector loads),
 // column c at c * stride from one pointer (ContactStore::batch), a column of the results' group
 // `shift` columns before (ContactStore::resultsShift: the tiles without the dashpots' group). Passed
-// by value, so that the pointers and the stride stay in registers across the stores (no reload
-// after each masked store).
+// by value, so that the pointers stay in registers across the stores (no reload after each masked
+// store); two pointers and no stride member (it is a constant), so that the call passes them in
+// registers: built on the stack, the struct was read back whole while its parts were still being
+// stored (a failed store-to-load forward, a third of evaluateBlock's own samples).
 struct ColumnBatch {
-  double* base;        // ContactStore::batch(k0)
-  std::size_t stride;  // ContactStore::stride()
-  double* results;     // base - shift * stride
+  double* base;     // ContactStore::batch(k0)
+  double* results;  // base - shift * stride
+  static constexpr std::size_t stride = ContactStore::stride();
   Lanes load(std::size_t c) const { return Lanes(base + c * stride, stdx::vector_aligned); }
   V3<Lanes> v3(std::size_t c) const { return {load(c), load(c + 1), load(c + 2)}; }
   void store(std::size_t c, const LaneMask& m, const Lanes& x) const {
@@ -114,7 +116,7 @@ struct ColumnBatch {
 };
 ColumnBatch columnBatch(ContactStore& cs, std::size_t k0) {
   double* base = cs.batch(k0);
-  return {base, cs.stride(), base - cs.resultsShift() * cs.stride()};
+  return {base, base - cs.resultsShift() * cs.stride()};
 }
 
 // Stages contact k in lane j if it goes through the kernel: real at the last step, or its bodies
@@ -488,8 +490,14 @@ void gatherBodies(Particles& p, const ContactStore& contacts, std::size_t nc, Co
   constexpr std::size_t ahead = 4;  // bodies whose contacts' results are fetched into cache ahead
   for (std::size_t i = b * kEnergyBlock; i < end; ++i) {
     if (i + ahead < end)
-      for (std::uint32_t a = off[i + ahead]; a < off[i + ahead] + cnt[i + ahead]; ++a)
-        __builtin_prefetch(&scratch.loads[ent[a] >> 1]);
+      for (std::uint32_t a = off[i + ahead]; a < off[i + ahead] + cnt[i + ahead]; ++a) {
+        // (every line of the entry: a ContactLoad spans two or three, the energies in the last)
+        const char* c = reinterpret_cast<const char*>(&scratch.loads[ent[a] >> 1]);
+        static_assert(sizeof(ContactLoad) <= 128, "three prefetches cover an entry");
+        __builtin_prefetch(c);
+        __builtin_prefetch(c + sizeof(ContactLoad) / 2);
+        __builtin_prefetch(c + sizeof(ContactLoad) - 1);
+      }
     Vec3 f = p.force[i], t = p.torque[i];
     ContactEnergies e;
     std::array<double, 9> s{};
