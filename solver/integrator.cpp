@@ -258,6 +258,19 @@ inline bool freeSphere(const Particles& p, std::size_t i, const HomoDeform* homo
   return fastPath && !homo && p.clump[i] == kNoClump && p.velMidstep[i] != 0 && p.blocked[i] == 0 && !p.isAspherical(i);
 }
 
+// Whether the kLanes bodies from i are all free spheres (freeSphere of each): their flags combined
+// without branches (asked for every group of kLanes bodies at every step; one branch per flag and
+// body was a tenth of the integration in a dilute scene).
+inline bool freeSpheres(const Particles& p, std::size_t i, const HomoDeform* homo, bool fastPath) {
+  if (!fastPath || homo) return false;
+  bool all = true;
+  for (std::size_t j = i; j < i + kLanes; ++j) {
+    const Vec3& I = p.inertia[j];
+    all &= (p.clump[j] == kNoClump) & (p.velMidstep[j] != 0) & (p.blocked[j] == 0) & (I[0] == I[1]) & (I[1] == I[2]);
+  }
+  return all;
+}
+
 // A sphere with every degree of freedom blocked, outside a deforming cell (a fixed floor's spheres):
 // the general path below leaves its velocities as they are, moves it with them and books no
 // energy (blocked axes are outside the ledger).
@@ -431,18 +444,12 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
   for (std::size_t b = 0; b < nBlocks; ++b) {
     TermSink sink{p, terms, {}, perBody};
     const std::size_t end = std::min(n, (b + 1) * kEnergyBlock);
-    std::size_t freeUntil = b * kEnergyBlock;  // [i, freeUntil): free spheres already stepped in lanes
     for (std::size_t i = b * kEnergyBlock; i < end; ++i) {
-      if (i < freeUntil) continue;
       // kLanes consecutive free spheres (the chunks start at multiples of kLanes: kEnergyBlock is one)
-      if ((i - b * kEnergyBlock) % kLanes == 0 && i + kLanes <= end) {
-        bool all = true;
-        for (std::size_t j = i; all && j < i + kLanes; ++j) all = freeSphere(p, j, homo, fastPath);
-        if (all) {
-          integrateFreeSpheres(p, i, gravity, dt, lambda, sink);
-          freeUntil = i + kLanes;
-          continue;
-        }
+      if ((i - b * kEnergyBlock) % kLanes == 0 && i + kLanes <= end && freeSpheres(p, i, homo, fastPath)) {
+        integrateFreeSpheres(p, i, gravity, dt, lambda, sink);
+        i += kLanes - 1;  // (and the loop's ++i: the next group)
+        continue;
       }
       IntegratorScratch::Terms t;
       if (p.clump[i] != kNoClump || p.isFacet(i)) {

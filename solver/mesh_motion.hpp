@@ -21,6 +21,18 @@ bool moves(const MeshMotion& m);
 // The rotation centre at time t, c + v (t - t0).
 Vec3 rotationCentre(const MeshMotion& m, double t);
 
+// The motion at time t as the map x0 -> x(t): the rotation centre c(t) and R(w (t - t0)), computed
+// once for all of a mesh's points (the rotation's sine and cosine once per mesh and time, not per
+// vertex).
+struct MeshPlacement {
+  Vec3 reference;  // c
+  Vec3 centre;     // c(t)
+  Quat R;          // R(w (t - t0))
+  // x(t) = c(t) + R (x0 - c)
+  Vec3 operator()(const Vec3& x0) const { return centre + R * (x0 - reference); }
+};
+MeshPlacement meshPlacement(const MeshMotion& m, double t);
+
 // The position at time t of the point that was at x0 at the motion's reference time.
 Vec3 meshPoint(const MeshMotion& m, const Vec3& x0, double t);
 
