@@ -69,6 +69,32 @@ class CellGrid {
     for (std::size_t k = 0; k < ids.size(); ++k) items_[fill[cellIndex[k]]++] = ids[k];
   }
 
+  // Bodies `ids`, each in every cell of the range cellOf(lo(id)) .. cellOf(hi(id)) (its box's cells;
+  // aperiodic grids only): for boxes wider than the cells, which forCells then finds from any cell
+  // they overlap.
+  template <class Lo, class Hi>
+  void buildBoxes(const std::vector<std::uint32_t>& ids, Lo&& lo, Hi&& hi) {
+    const std::size_t cells = static_cast<std::size_t>(m_[0] * m_[1] * m_[2]);
+    start_.assign(cells + 1, 0);
+    const auto eachCell = [&](std::uint32_t id, auto&& f) {
+      forRange(cellOf(lo(id)), cellOf(hi(id)), [&](std::size_t cell) { f(cell); });
+    };
+    for (const std::uint32_t id : ids) eachCell(id, [&](std::size_t cell) { ++start_[cell + 1]; });
+    for (std::size_t c = 0; c < cells; ++c) start_[c + 1] += start_[c];
+    items_.assign(start_[cells], 0u);
+    std::vector<std::uint32_t> fill(start_.begin(), start_.end() - 1);
+    for (const std::uint32_t id : ids) eachCell(id, [&](std::size_t cell) { items_[fill[cell]++] = id; });
+  }
+
+  // Calls f(id) for every entry of the cells from k0 to k1 (inclusive, per axis; aperiodic grids):
+  // a body registered in several of them (buildBoxes) once for each.
+  template <class F>
+  void forCells(const std::array<std::int64_t, 3>& k0, const std::array<std::int64_t, 3>& k1, F&& f) const {
+    forRange(k0, k1, [&](std::size_t cell) {
+      for (std::uint32_t q = start_[cell]; q < start_[cell + 1]; ++q) f(items_[q]);
+    });
+  }
+
   // Calls f(id) for every body in cell k and its neighbours (each cell once).
   template <class F>
   void forNeighbours(const std::array<std::int64_t, 3>& k, F&& f) const {
@@ -99,6 +125,17 @@ class CellGrid {
   bool periodic_;
   std::vector<std::uint32_t> start_, items_;
 
+  // f(flat cell) for the cells k0 .. k1 per axis, each clamped to the grid.
+  template <class F>
+  void forRange(std::array<std::int64_t, 3> k0, std::array<std::int64_t, 3> k1, F&& f) const {
+    for (int w = 0; w < 3; ++w) {
+      k0[w] = std::clamp<std::int64_t>(k0[w], 0, m_[w] - 1);
+      k1[w] = std::clamp<std::int64_t>(k1[w], 0, m_[w] - 1);
+    }
+    for (std::int64_t c = k0[2]; c <= k1[2]; ++c)
+      for (std::int64_t b = k0[1]; b <= k1[1]; ++b)
+        for (std::int64_t a = k0[0]; a <= k1[0]; ++a) f(flat({a, b, c}));
+  }
   std::size_t flat(const std::array<std::int64_t, 3>& k) const {
     return static_cast<std::size_t>((k[2] * m_[1] + k[1]) * m_[0] + k[0]);
   }

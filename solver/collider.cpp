@@ -280,48 +280,55 @@ void Collider::fullRun(const Particles& p, const std::vector<Material>& material
 
 // The sweep of x: from each lower bound (in list order) to its own upper bound, every lower bound
 // met is a candidate, and the pairs whose boxes overlap and that are not in the list yet are added
-// in that order. The candidates of a box come from a grid of the box centres (cell_grid.hpp)
-// instead of the list, and are sorted into the list's order: the same contacts in the same order as
-// the literal sweep, which meets O(N dL / L_x) bounds per box (O(N^2) on a wide bed), in O(N log N).
-// Boxes that are not finite (walls) are swept literally and are every small box's candidates.
+// in that order. The candidates of a sphere's box come from grids (cell_grid.hpp) instead of the
+// list, and are sorted into the list's order: the same contacts in the same order as the literal
+// sweep, which meets O(N dL / L_x) bounds per box (O(N^2) on a wide bed), in O(N log N). The boxes
+// of walls and of facets wider than the grid's cells are swept literally.
 void Collider::sweep(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts) const {
   const auto& L = lists_[0];
   const std::size_t n = lo_.size();
   std::vector<std::uint32_t> rankLo(n), rankHi(n);
   for (std::size_t k = 0; k < L.size(); ++k)
     (isUpper(L[k].tag) ? rankHi : rankLo)[idOf(L[k].tag)] = static_cast<std::uint32_t>(k);
-  std::vector<std::uint32_t> small, large;
   Vec3 cMin = Vec3::Constant(kInf), cMax = Vec3::Constant(-kInf);
   std::array<double, 3> ext{0.0, 0.0, 0.0};
   double coordMax = 0.0;
-  // Boxes of the grid: the spheres', and a facet's only while it is no wider than 4 spheres' boxes
-  // (the grid's cells are as wide as its widest box: a container's large facets would make one
-  // cell of everything). Wider facets, and unbounded walls, are `large`: every grid box is tested
-  // against them, and they scan the sweep list themselves.
+  // The grid's boxes are the spheres', and a facet's while it is no wider than 4 spheres' boxes (the
+  // grid's cells are as wide as its widest box: a container's large facets would make one cell of
+  // everything). Wider facets are `wide`: they scan the sweep list themselves (a long thin triangle
+  // meets few bounds), and a second grid of the same cells holds each in every cell its box
+  // overlaps, so that a grid box's candidates among them are those sharing one of its cells (testing
+  // every grid box against every wide one was O(N F): seconds for a drum of 8000 triangles).
+  // Unbounded walls scan the list and are every grid box's candidates.
+  enum Kind : std::uint8_t { kSmall, kWide, kUnbounded };
+  std::vector<std::uint8_t> kind(n, kSmall);
+  std::vector<std::uint32_t> small, wide, unbounded;
   Vec3 sphereWidth = Vec3::Zero();
-  std::vector<std::uint8_t> isLarge(n, 0);
   for (std::size_t i = 0; i < n; ++i)
     if (!p.isBoundary(i) && allFinite(lo_[i]) && allFinite(hi_[i])) sphereWidth = sphereWidth.cwiseMax(hi_[i] - lo_[i]);
   for (std::size_t i = 0; i < n; ++i) {
-    if (!(allFinite(lo_[i]) && allFinite(hi_[i])) ||
-        (p.isBoundary(i) && ((hi_[i] - lo_[i]).array() > 4.0 * sphereWidth.array()).any())) {
-      large.push_back(static_cast<std::uint32_t>(i));
-      isLarge[i] = 1;
-      continue;
+    const auto id = static_cast<std::uint32_t>(i);
+    if (!(allFinite(lo_[i]) && allFinite(hi_[i]))) {
+      kind[i] = kUnbounded;
+      unbounded.push_back(id);
+    } else if (p.isBoundary(i) && ((hi_[i] - lo_[i]).array() > 4.0 * sphereWidth.array()).any()) {
+      kind[i] = kWide;
+      wide.push_back(id);
+    } else {
+      small.push_back(id);
+      const Vec3 c = 0.5 * (lo_[i] + hi_[i]);
+      cMin = cMin.cwiseMin(c);
+      cMax = cMax.cwiseMax(c);
+      for (int w = 0; w < 3; ++w) ext[w] = std::max(ext[w], hi_[i][w] - lo_[i][w]);
+      coordMax = std::max({coordMax, lo_[i].cwiseAbs().maxCoeff(), hi_[i].cwiseAbs().maxCoeff()});
     }
-    small.push_back(static_cast<std::uint32_t>(i));
-    const Vec3 c = 0.5 * (lo_[i] + hi_[i]);
-    cMin = cMin.cwiseMin(c);
-    cMax = cMax.cwiseMax(c);
-    for (int w = 0; w < 3; ++w) ext[w] = std::max(ext[w], hi_[i][w] - lo_[i][w]);
-    coordMax = std::max({coordMax, lo_[i].cwiseAbs().maxCoeff(), hi_[i].cwiseAbs().maxCoeff()});
   }
   // The new pairs in order, then added with the columns reserved for all of them at once.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
   const auto add = [&](std::uint32_t a, std::uint32_t b) {
     if (pairAllowed(p, a, b) && overlap(a, b) && contacts.find(a, b) < 0) pairs.emplace_back(a, b);
   };
-  std::optional<detail::CellGrid> grid;
+  std::optional<detail::CellGrid> grid, wideGrid;
   if (!small.empty()) {
     std::array<double, 3> width{};
     const Vec3 extent = cMax - cMin;
@@ -330,12 +337,34 @@ void Collider::sweep(const Particles& p, const std::vector<Material>& materials,
     for (int w = 0; w < 3; ++w) width[w] = std::max(width[w], extent[w] / static_cast<double>(m[w]));
     grid.emplace(cMin, width, m, false);
     grid->build(small, [&](std::uint32_t i) { return Vec3(0.5 * (lo_[i] + hi_[i])); });
+    // (cellOf is monotonic along each axis: two overlapping boxes share the cell of a common point)
+    wideGrid.emplace(cMin, width, m, false);
+    wideGrid->buildBoxes(wide, [&](std::uint32_t i) { return lo_[i]; }, [&](std::uint32_t i) { return hi_[i]; });
   }
+  const double perCell = grid ? static_cast<double>(small.size()) / static_cast<double>(grid->counts()[0] *
+                                                                                       grid->counts()[1] *
+                                                                                       grid->counts()[2])
+                              : 0.0;  // (candidates in a cell, on average)
+  // (whether a facet may pair with a facet or a wall: not in the shape-pair table)
+  const bool boundariesPair =
+      shapePair(Shape::Facet, Shape::Facet).type.has_value() || shapePair(Shape::Facet, Shape::Wall).type.has_value();
   std::vector<std::uint32_t> found;
   for (std::size_t k = 0; k < L.size(); ++k) {
     if (isUpper(L[k].tag)) continue;
     const std::uint32_t a = idOf(L[k].tag);
-    if (isLarge[a]) {
+    // A wide box scans the list unless its cells hold fewer candidates than that (a triangle wide
+    // along x and thin across: a drum's cap); a grid box that overlaps it has its centre in its
+    // cells or the next ones.
+    const auto first = grid ? grid->cellOf(lo_[a]) : std::array<std::int64_t, 3>{};
+    const auto last = grid ? grid->cellOf(hi_[a]) : std::array<std::int64_t, 3>{};
+    bool literal = kind[a] == kUnbounded || !grid;
+    if (kind[a] == kWide && grid) {
+      double cells = 1.0;
+      for (int w = 0; w < 3; ++w) cells *= static_cast<double>(std::min(last[w] + 1, grid->counts()[w] - 1) -
+                                                               std::max(first[w] - 1, std::int64_t{0}) + 1);
+      literal = static_cast<double>(rankHi[a] - k) <= cells * perCell;
+    }
+    if (literal) {
       for (std::size_t m = k + 1; m < L.size(); ++m) {
         const std::uint32_t t = L[m].tag;
         if (isUpper(t)) {
@@ -347,12 +376,18 @@ void Collider::sweep(const Particles& p, const std::vector<Material>& materials,
       continue;
     }
     found.clear();
+    // (only the pairs add() would take are sorted: a facet's boxes overlap many other facets')
     const auto candidate = [&](std::uint32_t b) {
-      if (rankLo[b] > k && rankLo[b] < rankHi[a]) found.push_back(rankLo[b]);
+      if (rankLo[b] > k && rankLo[b] < rankHi[a] && overlap(a, b) && pairAllowed(p, a, b)) found.push_back(rankLo[b]);
     };
-    grid->forNeighbours(grid->cellOf(0.5 * (lo_[a] + hi_[a])), candidate);
-    for (const std::uint32_t b : large) candidate(b);
+    if (kind[a] == kSmall) grid->forNeighbours(grid->cellOf(0.5 * (lo_[a] + hi_[a])), candidate);
+    else grid->forCells({first[0] - 1, first[1] - 1, first[2] - 1}, {last[0] + 1, last[1] + 1, last[2] + 1}, candidate);
+    if (kind[a] == kSmall || boundariesPair) {
+      wideGrid->forCells(first, last, candidate);
+      for (const std::uint32_t b : unbounded) candidate(b);
+    }
     std::sort(found.begin(), found.end());
+    found.erase(std::unique(found.begin(), found.end()), found.end());  // (a wide box in several cells)
     for (const std::uint32_t r : found) add(a, idOf(L[r].tag));
   }
   contacts.reserve(contacts.size() + pairs.size());
