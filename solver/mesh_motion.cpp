@@ -1,5 +1,7 @@
 #include "mesh_motion.hpp"
 
+#include <algorithm>
+
 namespace dem {
 
 bool moves(const MeshMotion& m) { return !m.vel.isZero(0.0) || !m.angVel.isZero(0.0); }
@@ -22,7 +24,25 @@ bool hasPrescribedMotion(const Particles& p) {
   return false;
 }
 
+namespace {
+bool sameMotion(const MeshMotion& a, const MeshMotion& b) {
+  return a.centre == b.centre && a.vel == b.vel && a.angVel == b.angVel && a.time0 == b.time0;
+}
+
+// Whether the facets are placed at t with dt by the motions they have now (Particles::meshesPlaced).
+bool placedAlready(const Particles& p, double t, double dt) {
+  const Particles::MeshesPlaced& s = p.meshesPlaced;
+  if (!s.valid || s.t != t || s.dt != dt || s.facets != p.facets.size() || s.motions.size() != p.meshes.size())
+    return false;
+  for (std::size_t m = 0; m < p.meshes.size(); ++m)
+    if (!sameMotion(s.motions[m], p.meshes[m].motion)) return false;
+  return true;
+}
+}  // namespace
+
 bool placeMeshes(Particles& p, double t, double dt) {
+  if (placedAlready(p, t, dt))
+    return std::any_of(p.meshes.begin(), p.meshes.end(), [](const Mesh& m) { return moves(m.motion); });
   bool any = false;
   for (const Mesh& mesh : p.meshes) {
     if (!moves(mesh.motion)) continue;
@@ -41,6 +61,13 @@ bool placeMeshes(Particles& p, double t, double dt) {
       p.velMidstep[i] = 1;
     }
   }
+  Particles::MeshesPlaced& s = p.meshesPlaced;
+  s.t = t;
+  s.dt = dt;
+  s.facets = p.facets.size();
+  s.motions.resize(p.meshes.size());
+  for (std::size_t m = 0; m < p.meshes.size(); ++m) s.motions[m] = p.meshes[m].motion;
+  s.valid = true;
   return any;
 }
 

@@ -41,7 +41,9 @@ Vec3 meshPoint(const MeshMotion& m, const Vec3& x0, double t);
 bool hasPrescribedMotion(const Particles& p);
 
 // Places every moving mesh's facets at time t (vertices, centroid, orientation) with mid-step
-// velocities over the step of length dt that ends at t. Returns whether any mesh moves.
+// velocities over the step of length dt that ends at t. Returns whether any mesh moves. Nothing is
+// done when the last placement was at the same t and dt with the same motions and facet count
+// (Particles::meshesPlaced): it would give the same bits.
 bool placeMeshes(Particles& p, double t, double dt);
 
 }  // namespace dem

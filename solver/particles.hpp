@@ -113,6 +113,17 @@ struct Particles {
   std::vector<Wall> walls;
   std::vector<Facet> facets;
   std::vector<Mesh> meshes;
+  // The moving meshes' last placement (placeMeshes, mesh_motion.hpp): its time and step length, the
+  // motions and the facet count it used. A placement is a function of these and the facets'
+  // reference vertices, so placing again with the same is skipped (a step places the meshes at its
+  // end, t_n+1, and again at the start of the next, t_n).
+  struct MeshesPlaced {
+    double t = 0.0, dt = 0.0;
+    std::vector<MeshMotion> motions;
+    std::size_t facets = 0;
+    bool valid = false;
+  };
+  MeshesPlaced meshesPlaced;
   // Clump membership (solver/clump.hpp): clump[i] is the particle id of the clump body that member i
   // belongs to, kNoClump otherwise; isClump[i] = 1 for a clump body (a particle with the clump's
   // mass and inertia that has no shape and never takes part in collision detection).
