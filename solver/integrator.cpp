@@ -7,6 +7,10 @@
 #include <array>
 #include <cmath>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 namespace dem {
 
 namespace {
@@ -22,10 +26,11 @@ inline double freeSquaredNorm(const Vec3& v, std::uint8_t blocked) {
 // One linear (or angular) leapfrog kick for a particle, per component, with damping and blocked axes.
 // Returns the new mid-step velocity; writes the on-step velocity estimate and the damping force.
 struct Kick {
-  Vec3 vNew;      // v(t+dt/2)
-  Vec3 vOnStep;   // v(t) estimate with the applied acceleration (deforming cell: fluctuation part)
-  Vec3 dampForce; // D = -lambda sgn(...) F, per component (zero on blocked axes)
-  Vec3 vFluctPrev = Vec3::Zero(), vFluctNew = Vec3::Zero();  // deforming cell only: fluctuation parts of v(t-dt/2), v(t+dt/2)
+  Vec3 vNew;       // v(t+dt/2)
+  Vec3 vOnStep;    // v(t) estimate with the applied acceleration (deforming cell: fluctuation part)
+  Vec3 dampForce;  // D = -lambda sgn(...) F, per component (zero on blocked axes)
+  Vec3 vFluctPrev = Vec3::Zero(),
+       vFluctNew = Vec3::Zero();  // deforming cell only: fluctuation parts of v(t-dt/2), v(t+dt/2)
 };
 
 // first: the particle has not been integrated yet (stored velocity is the user's on-step v(0)).
@@ -158,16 +163,18 @@ struct FreeSphereTerms {
   T kinetic, rotational;
   V3<T> gravity;  // m g_w x_w, subtracted component by component
   T dampingNow, dampingPending;
-  T halfAngle;    // of this step's rotation (rotationQuatSmall is used below 0.02)
+  T halfAngle;  // of this step's rotation (rotationQuatSmall is used below 0.02)
 };
 
 inline double signumOf(double x) { return signum(x); }
-inline Lanes signumOf(const Lanes& x) { return select(x > 0.0, Lanes(1.0), Lanes(0.0)) - select(x < 0.0, Lanes(1.0), Lanes(0.0)); }
+inline Lanes signumOf(const Lanes& x) {
+  return select(x > 0.0, Lanes(1.0), Lanes(0.0)) - select(x < 0.0, Lanes(1.0), Lanes(0.0));
+}
 
 // seed eq. (34): one component of a damped leapfrog kick (the on-step estimate inside the sign).
 template <class T>
-[[gnu::always_inline]] inline void kickComponent(const T& v, const T& F, const T& invMass, double dt, double lambda, T& vNew,
-                                                 T& vOnStep, T& damp) {
+[[gnu::always_inline]] inline void kickComponent(const T& v, const T& F, const T& invMass, double dt, double lambda,
+                                                 T& vNew, T& vOnStep, T& damp) {
   // (x * (dt/2) and (x * dt) / 2 are the same number: halving is exact)
   const T a = F * invMass;
   const T vEst = v + a * (0.5 * dt);
@@ -189,7 +196,8 @@ struct Kick3 {
 };
 
 template <class T>
-[[gnu::always_inline]] inline Kick3<T> kick3(const V3<T>& v, const V3<T>& F, const T& invMass, double dt, double lambda) {
+[[gnu::always_inline]] inline Kick3<T> kick3(const V3<T>& v, const V3<T>& F, const T& invMass, double dt,
+                                             double lambda) {
   Kick3<T> k;
   kickComponent(v.x, F.x, invMass, dt, lambda, k.vNew.x, k.vOnStep.x, k.damp.x);
   kickComponent(v.y, F.y, invMass, dt, lambda, k.vNew.y, k.vOnStep.y, k.damp.y);
@@ -242,8 +250,8 @@ inline Q4<double> rotatedLarge(const Vec3& w, const Quat& ori, double dt) {
 }
 
 // One sphere's terms as the ledger sums them (the general path's signs).
-inline IntegratorScratch::Terms freeSphereTerms(double kinetic, double rotational, const Vec3& gravity, double dampingNow,
-                                                double dampingPending) {
+inline IntegratorScratch::Terms freeSphereTerms(double kinetic, double rotational, const Vec3& gravity,
+                                                double dampingNow, double dampingPending) {
   IntegratorScratch::Terms t;
   t.kinetic = kinetic;
   t.rotational = rotational;
@@ -290,7 +298,8 @@ inline void addEnergies(IntegratorScratch::Sums& sums, const T& t) {
 }
 
 // Adds body i's terms to the sums (the fastest body: the first of equal ones).
-inline void addTerms(const Particles& p, IntegratorScratch::Sums& sums, std::size_t i, const IntegratorScratch::Terms& t) {
+inline void addTerms(const Particles& p, IntegratorScratch::Sums& sums, std::size_t i,
+                     const IntegratorScratch::Terms& t) {
   addEnergies(sums, t);
   if (t.kinetic + t.rotational > sums.maxKinetic && p.clump[i] == kNoClump && !p.isFacet(i)) {
     sums.maxKinetic = t.kinetic + t.rotational;
@@ -328,8 +337,8 @@ struct TermSink {
 
 inline void integrateFreeSphere(Particles& p, std::size_t i, const Vec3& gravity, double dt, double lambda,
                                 TermSink& sink) {
-  FreeSphere<double> b{v3(p.pos[i]), v3(p.vel[i]), v3(p.force[i]), v3(p.angVel[i]), v3(p.torque[i]), q4(p.ori[i]),
-                       p.mass[i], p.inertia[i][0]};
+  FreeSphere<double> b{v3(p.pos[i]),    v3(p.vel[i]), v3(p.force[i]), v3(p.angVel[i]),
+                       v3(p.torque[i]), q4(p.ori[i]), p.mass[i],      p.inertia[i][0]};
   const FreeSphereTerms<double> e = stepFreeSphere(b, gravity, dt, lambda);
   if (!(e.halfAngle < 0.02)) b.ori = rotatedLarge(vec3(b.angVel), p.ori[i], dt);
   p.pos[i] = vec3(b.pos);
@@ -337,7 +346,8 @@ inline void integrateFreeSphere(Particles& p, std::size_t i, const Vec3& gravity
   p.angVel[i] = vec3(b.angVel);
   p.angMom[i] = b.inertia * p.angVel[i];
   p.ori[i] = Quat(b.ori.w, b.ori.x, b.ori.y, b.ori.z);
-  IntegratorScratch::Terms t = freeSphereTerms(e.kinetic, e.rotational, vec3(e.gravity), e.dampingNow, e.dampingPending);
+  IntegratorScratch::Terms t =
+      freeSphereTerms(e.kinetic, e.rotational, vec3(e.gravity), e.dampingNow, e.dampingPending);
   t.nonFinite = nonFinite(p, i);
   sink.put(i, t);
 }
@@ -363,11 +373,18 @@ inline void integrateFreeSpheres(Particles& p, std::size_t i0, const Vec3& gravi
                                  TermSink& sink) {
   const auto v3 = [&](const std::vector<Vec3>& a) __attribute__((always_inline)) { return loadV3Lanes(a[i0].data()); };
   const Q4<Lanes> ori = loadQuatLanes(p.ori[i0].coeffs().data());
-  FreeSphere<Lanes> b{v3(p.pos), v3(p.vel), v3(p.force), v3(p.angVel), v3(p.torque), ori,
-                      Lanes(&p.mass[i0], stdx::element_aligned), v3(p.inertia).x};
+  FreeSphere<Lanes> b{v3(p.pos),
+                      v3(p.vel),
+                      v3(p.force),
+                      v3(p.angVel),
+                      v3(p.torque),
+                      ori,
+                      Lanes(&p.mass[i0], stdx::element_aligned),
+                      v3(p.inertia).x};
   const FreeSphereTerms<Lanes> e = stepFreeSphere(b, gravity, dt, lambda);
   // noteNonFinite: a NaN or inf anywhere makes the sum non-finite
-  const Lanes state = b.pos.x + b.pos.y + b.pos.z + (b.vel.x + b.vel.y + b.vel.z) + (b.angVel.x + b.angVel.y + b.angVel.z);
+  const Lanes state =
+      b.pos.x + b.pos.y + b.pos.z + (b.vel.x + b.vel.y + b.vel.z) + (b.angVel.x + b.angVel.y + b.angVel.z);
   const bool finite = stdx::all_of(state - state == 0.0);
   storeV3Lanes(p.pos[i0].data(), b.pos);
   storeV3Lanes(p.vel[i0].data(), b.vel);
@@ -381,9 +398,9 @@ inline void integrateFreeSpheres(Particles& p, std::size_t i0, const Vec3& gravi
       const Q4<double> q = rotatedLarge(p.angVel[i], Quat(ori.w[j], ori.x[j], ori.y[j], ori.z[j]), dt);
       p.ori[i] = Quat(q.w, q.x, q.y, q.z);
     }
-    IntegratorScratch::Terms t = freeSphereTerms(e.kinetic[j], e.rotational[j],
-                                                 {e.gravity.x[j], e.gravity.y[j], e.gravity.z[j]}, e.dampingNow[j],
-                                                 e.dampingPending[j]);
+    IntegratorScratch::Terms t =
+        freeSphereTerms(e.kinetic[j], e.rotational[j], {e.gravity.x[j], e.gravity.y[j], e.gravity.z[j]},
+                        e.dampingNow[j], e.dampingPending[j]);
     t.nonFinite = !finite && nonFinite(p, i);
     sink.put(i, t);
   }
@@ -419,10 +436,40 @@ void sharedEnergies(const Particles& p, const IntegratorScratch::Terms* terms, c
   total.dampingPending = e[5].value();
 }
 
+// The work of each block of bodies, summed before each (scratch.workBefore): a facet or a clump
+// member (moved with its mesh or clump) 0, a sphere with every degree of freedom blocked (a fixed
+// floor) 1, any other body 4. Counted again every kWorkAge steps and when the block count changes;
+// weights out of date change only how the blocks are shared, never a result.
+constexpr std::size_t kWorkAge = 64;
+void countBlockWork(const Particles& p, std::size_t nBlocks, IntegratorScratch& scratch) {
+  if (scratch.workBefore.size() == nBlocks + 1 && scratch.workAge++ < kWorkAge) return;
+  scratch.workAge = 0;
+  scratch.workBefore.assign(nBlocks + 1, 0);
+  for (std::size_t b = 0; b < nBlocks; ++b) {
+    std::uint64_t w = 0;
+    for (std::size_t i = b * kEnergyBlock; i < std::min(p.size(), (b + 1) * kEnergyBlock); ++i)
+      w += p.isFacet(i) || p.clump[i] != kNoClump ? 0 : p.blocked[i] == dof::all ? 1 : 4;
+    scratch.workBefore[b + 1] = scratch.workBefore[b] + w;
+  }
+}
+
+// The first block of thread t of `threads` (t = threads: the end): contiguous shares of about equal
+// work, as countBlockWork weighs it (equal counts of blocks where there is none).
+std::size_t firstBlockOf(const std::vector<std::uint64_t>& workBefore, std::size_t t, std::size_t threads) {
+  const std::size_t nBlocks = workBefore.size() - 1;
+  const std::uint64_t total = workBefore.back();
+  if (t == 0 || t >= threads) return t == 0 ? 0 : nBlocks;
+  if (total == 0) return nBlocks * t / threads;
+  // the first block with at least t/threads of the work before it
+  const auto it = std::partition_point(workBefore.begin(), workBefore.end() - 1,
+                                       [&](std::uint64_t w) { return w * threads < total * t; });
+  return static_cast<std::size_t>(it - workBefore.begin());
+}
+
 }  // namespace
 
-void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSettings& settings,
-               EnergyLedger& ledger, IntegratorScratch& scratch, const HomoDeform* homo, const SharedSums* shared) {
+void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSettings& settings, EnergyLedger& ledger,
+               IntegratorScratch& scratch, const HomoDeform* homo, const SharedSums* shared) {
   const std::size_t n = p.size();
   p.assertInvariants();  // the lanes read kLanes consecutive entries of every array
   const std::size_t nBlocks = (n + kEnergyBlock - 1) / kEnergyBlock;
@@ -436,95 +483,107 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
   // contacts (sorted by their first body) divide the bodies, so that each thread finds its bodies in
   // its own core's cache (handing blocks out as threads came free balanced the one-at-a-time bodies,
   // which often lie together, but moved the bodies between the cores at every step:
-  // docs/performance.md, two threads). Each body's terms go to the block's sums while every body is
-  // in the slot of its user id, else to its slot of scratch.terms, summed in the order of user ids
-  // after all blocks (sumTerms; TermSink).
+  // docs/performance.md, two threads); the shares of about equal work (countBlockWork: a fixed floor
+  // or a mesh's facets in one share had left the other thread with most of the work). Each body's
+  // terms go to the block's sums while every body is in the slot of its user id, else to its slot
+  // of scratch.terms, summed in the order of user ids after all blocks (sumTerms; TermSink).
   IntegratorScratch::Terms* terms = scratch.terms.data();
-#pragma omp parallel for schedule(static) if (nBlocks > 1)
-  for (std::size_t b = 0; b < nBlocks; ++b) {
-    TermSink sink{p, terms, {}, perBody};
-    const std::size_t end = std::min(n, (b + 1) * kEnergyBlock);
-    for (std::size_t i = b * kEnergyBlock; i < end; ++i) {
-      // kLanes consecutive free spheres (the chunks start at multiples of kLanes: kEnergyBlock is one)
-      if ((i - b * kEnergyBlock) % kLanes == 0 && i + kLanes <= end && freeSpheres(p, i, homo, fastPath)) {
-        integrateFreeSpheres(p, i, gravity, dt, lambda, sink);
-        i += kLanes - 1;  // (and the loop's ++i: the next group)
-        continue;
-      }
-      IntegratorScratch::Terms t;
-      if (p.clump[i] != kNoClump || p.isFacet(i)) {
-        // clump members move with their clump (solver/clump.hpp), facets with their mesh
-        // (mesh_motion.hpp; its work: meshLoadPower)
+  countBlockWork(p, nBlocks, scratch);
+#pragma omp parallel if (nBlocks > 1)
+  {
+#ifdef _OPENMP
+    const auto threads = static_cast<std::size_t>(omp_get_num_threads());
+    const auto thread = static_cast<std::size_t>(omp_get_thread_num());
+#else
+    const std::size_t threads = 1, thread = 0;
+#endif
+    const std::size_t bEnd = firstBlockOf(scratch.workBefore, thread + 1, threads);
+    for (std::size_t b = firstBlockOf(scratch.workBefore, thread, threads); b < bEnd; ++b) {
+      TermSink sink{p, terms, {}, perBody};
+      const std::size_t end = std::min(n, (b + 1) * kEnergyBlock);
+      for (std::size_t i = b * kEnergyBlock; i < end; ++i) {
+        // kLanes consecutive free spheres (the chunks start at multiples of kLanes: kEnergyBlock is one)
+        if ((i - b * kEnergyBlock) % kLanes == 0 && i + kLanes <= end && freeSpheres(p, i, homo, fastPath)) {
+          integrateFreeSpheres(p, i, gravity, dt, lambda, sink);
+          i += kLanes - 1;  // (and the loop's ++i: the next group)
+          continue;
+        }
+        IntegratorScratch::Terms t;
+        if (p.clump[i] != kNoClump || p.isFacet(i)) {
+          // clump members move with their clump (solver/clump.hpp), facets with their mesh
+          // (mesh_motion.hpp; its work: meshLoadPower)
+          sink.put(i, t);
+          continue;
+        }
+        const bool first = p.velMidstep[i] == 0;
+        if (freeSphere(p, i, homo, fastPath)) {
+          integrateFreeSphere(p, i, gravity, dt, lambda, sink);
+          continue;
+        }
+        if (fixedSphere(p, i, homo)) {
+          integrateFixedSphere(p, i, dt, sink);
+          continue;
+        }
+        const bool adjust = settings.adjVel0;
+        const std::uint8_t blocked = p.blocked[i];
+        const double m = p.mass[i];
+        const Vec3 weight = m * gravity;  // left undamped with dampGravity off
+        const Vec3* undamped = fastPath ? nullptr : &weight;
+
+        // Translation, seed eq. (28) with damping eq. (34); in a deforming cell the kick acts on the
+        // fluctuation velocity and the field's change is added by homoDeformVelocity.
+        const Kick lin = homo ? homoDeformVelocity(*homo, p.vel[i], p.pos[i], p.force[i], 1.0 / m, dt, lambda, first,
+                                                   adjust, blocked, undamped)
+                              : kick(p.vel[i], p.force[i], 1.0 / m, dt, lambda, first, adjust, blocked, undamped);
+        // Energy at t_n; damping work: trapezoid halves on each side of t_n.
+        // (blocked axes are outside the ledger's system: energy.hpp)
+        const std::uint8_t blockedLin = blocked & dof::translation;
+        const double ek = 0.5 * m * freeSquaredNorm(lin.vOnStep, blockedLin);
+        if (homo) t.kineticTotal += 0.5 * m * freeSquaredNorm(lin.vOnStep + homo->lNow * p.pos[i], blockedLin);
+        t.kinetic += ek;
+        for (int w = 0; w < 3; ++w)
+          if (!(blocked & (1u << w))) t.gravity -= m * gravity[w] * p.pos[i][w];
+        if (!first) t.dampingNow -= 0.5 * dt * lin.dampForce.dot(homo ? lin.vFluctPrev : p.vel[i]);
+        t.dampingPending -= 0.5 * dt * lin.dampForce.dot(homo ? lin.vFluctNew : lin.vNew);
+        p.vel[i] = lin.vNew;
+        p.pos[i] += dt * lin.vNew;  // seed eq. (28)
+
+        double er = 0.0;
+        const bool aspherical = p.isAspherical(i);
+        if (aspherical && !(blocked & dof::rotation)) {
+          // Aspherical node: Euler's equations (Scene::validate rejects partially blocked rotations).
+          const AsphericalRotation r = rotateAsphericalDamped(p, i, dt, lambda, first, adjust, settings.rotation);
+          er = rotationalEnergy(r.out.angVelBodyOnStep, p.inertia[i]);
+          if (!first) t.dampingNow -= 0.5 * dt * r.dampTorque.dot(p.angVel[i]);
+          t.dampingPending -= 0.5 * dt * r.dampTorque.dot(r.out.angVel);
+          p.angVel[i] = r.out.angVel;
+          p.angMom[i] = r.out.angMom;
+          p.ori[i] = r.out.ori;
+        } else {
+          // Rotation of a spherical node (or of a body whose rotations are all prescribed): angular
+          // acceleration T / I11.
+          const double I = p.inertia[i][0];
+          const std::uint8_t blockedRot = static_cast<std::uint8_t>(blocked >> 3);
+          const bool spin = homo && !aspherical;  // aspherical: W treated as zero (seed)
+          Kick rot =
+              spin ? mediumSpinKick(*homo, p.angVel[i], p.torque[i], 1.0 / I, dt, lambda, first, adjust, blockedRot)
+                   : kick(p.angVel[i], p.torque[i], 1.0 / I, dt, lambda, first, adjust, blockedRot);
+          // (an aspherical body here has every rotation blocked: no rotational energy of its own)
+          er = aspherical ? 0.0 : 0.5 * I * freeSquaredNorm(rot.vOnStep, blockedRot);
+          if (!first) t.dampingNow -= 0.5 * dt * rot.dampForce.dot(spin ? rot.vFluctPrev : p.angVel[i]);
+          t.dampingPending -= 0.5 * dt * rot.dampForce.dot(spin ? rot.vFluctNew : rot.vNew);
+          p.angVel[i] = rot.vNew;
+          p.angMom[i] = aspherical ? Vec3(p.ori[i] * p.inertia[i].cwiseProduct(p.ori[i].conjugate() * rot.vNew))
+                                   : Vec3(I * rot.vNew);
+          p.ori[i] = (rotationQuat(rot.vNew * dt) * p.ori[i]).normalized();
+        }
+        t.rotational += er;
+        p.velMidstep[i] = 1;
+        t.nonFinite = nonFinite(p, i);
         sink.put(i, t);
-        continue;
       }
-      const bool first = p.velMidstep[i] == 0;
-      if (freeSphere(p, i, homo, fastPath)) {
-        integrateFreeSphere(p, i, gravity, dt, lambda, sink);
-        continue;
-      }
-      if (fixedSphere(p, i, homo)) {
-        integrateFixedSphere(p, i, dt, sink);
-        continue;
-      }
-      const bool adjust = settings.adjVel0;
-      const std::uint8_t blocked = p.blocked[i];
-      const double m = p.mass[i];
-      const Vec3 weight = m * gravity;  // left undamped with dampGravity off
-      const Vec3* undamped = fastPath ? nullptr : &weight;
-
-      // Translation, seed eq. (28) with damping eq. (34); in a deforming cell the kick acts on the
-      // fluctuation velocity and the field's change is added by homoDeformVelocity.
-      const Kick lin = homo ? homoDeformVelocity(*homo, p.vel[i], p.pos[i], p.force[i], 1.0 / m, dt, lambda, first,
-                                                 adjust, blocked, undamped)
-                            : kick(p.vel[i], p.force[i], 1.0 / m, dt, lambda, first, adjust, blocked, undamped);
-      // Energy at t_n; damping work: trapezoid halves on each side of t_n.
-      // (blocked axes are outside the ledger's system: energy.hpp)
-      const std::uint8_t blockedLin = blocked & dof::translation;
-      const double ek = 0.5 * m * freeSquaredNorm(lin.vOnStep, blockedLin);
-      if (homo) t.kineticTotal += 0.5 * m * freeSquaredNorm(lin.vOnStep + homo->lNow * p.pos[i], blockedLin);
-      t.kinetic += ek;
-      for (int w = 0; w < 3; ++w)
-        if (!(blocked & (1u << w))) t.gravity -= m * gravity[w] * p.pos[i][w];
-      if (!first) t.dampingNow -= 0.5 * dt * lin.dampForce.dot(homo ? lin.vFluctPrev : p.vel[i]);
-      t.dampingPending -= 0.5 * dt * lin.dampForce.dot(homo ? lin.vFluctNew : lin.vNew);
-      p.vel[i] = lin.vNew;
-      p.pos[i] += dt * lin.vNew;  // seed eq. (28)
-
-      double er = 0.0;
-      const bool aspherical = p.isAspherical(i);
-      if (aspherical && !(blocked & dof::rotation)) {
-        // Aspherical node: Euler's equations (Scene::validate rejects partially blocked rotations).
-        const AsphericalRotation r = rotateAsphericalDamped(p, i, dt, lambda, first, adjust, settings.rotation);
-        er = rotationalEnergy(r.out.angVelBodyOnStep, p.inertia[i]);
-        if (!first) t.dampingNow -= 0.5 * dt * r.dampTorque.dot(p.angVel[i]);
-        t.dampingPending -= 0.5 * dt * r.dampTorque.dot(r.out.angVel);
-        p.angVel[i] = r.out.angVel;
-        p.angMom[i] = r.out.angMom;
-        p.ori[i] = r.out.ori;
-      } else {
-        // Rotation of a spherical node (or of a body whose rotations are all prescribed): angular
-        // acceleration T / I11.
-        const double I = p.inertia[i][0];
-        const std::uint8_t blockedRot = static_cast<std::uint8_t>(blocked >> 3);
-        const bool spin = homo && !aspherical;  // aspherical: W treated as zero (seed)
-        Kick rot = spin ? mediumSpinKick(*homo, p.angVel[i], p.torque[i], 1.0 / I, dt, lambda, first, adjust, blockedRot)
-                        : kick(p.angVel[i], p.torque[i], 1.0 / I, dt, lambda, first, adjust, blockedRot);
-        // (an aspherical body here has every rotation blocked: no rotational energy of its own)
-        er = aspherical ? 0.0 : 0.5 * I * freeSquaredNorm(rot.vOnStep, blockedRot);
-        if (!first) t.dampingNow -= 0.5 * dt * rot.dampForce.dot(spin ? rot.vFluctPrev : p.angVel[i]);
-        t.dampingPending -= 0.5 * dt * rot.dampForce.dot(spin ? rot.vFluctNew : rot.vNew);
-        p.angVel[i] = rot.vNew;
-        p.angMom[i] = aspherical ? Vec3(p.ori[i] * p.inertia[i].cwiseProduct(p.ori[i].conjugate() * rot.vNew))
-                                        : Vec3(I * rot.vNew);
-        p.ori[i] = (rotationQuat(rot.vNew * dt) * p.ori[i]).normalized();
-      }
-      t.rotational += er;
-      p.velMidstep[i] = 1;
-      t.nonFinite = nonFinite(p, i);
-      sink.put(i, t);
+      if (!perBody) scratch.blocks[b] = sink.sums;
     }
-    if (!perBody) scratch.blocks[b] = sink.sums;
   }
 
   if (perBody) {
