@@ -152,14 +152,17 @@ bool Collider::needsRun(const Particles& p) const {
   // a facet's vertices (its mesh moves it rigidly: its centroid alone does not bound them)
   const double dL2 = dL_ * dL_;
   double move2 = 0.0;  // the largest squared distance from the place at the run (a NaN: inf)
-  for (std::size_t f = 0; f < p.facets.size(); ++f)
+  int moved = 0;
+  const std::size_t nFacets = p.facets.size();
+#pragma omp parallel for schedule(static) reduction(max : moved, move2) if (nFacets > kParallelThreshold)
+  for (std::size_t f = 0; f < nFacets; ++f)
     for (std::size_t k = 0; k < 3; ++k) {
       const double d2 = (p.facets[f].v[k] - refVertices_[3 * f + k]).squaredNorm();
-      if (d2 > dL2) return true;
+      if (d2 > dL2) moved = 1;
       move2 = std::max(move2, std::isnan(d2) ? inf : d2);
     }
+  if (moved) return true;
   const std::size_t n = p.size();
-  int moved = 0;
   // seed: L_mn = |X^n - X^m| > dL triggers the run
 #pragma omp parallel for schedule(static) reduction(max : moved, move2) if (n > kParallelThreshold)
   for (std::size_t i = 0; i < n; ++i) {
