@@ -342,11 +342,11 @@ void Collider::sweep(const Particles& p, const std::vector<Material>& materials,
     grid->build(small, [&](std::uint32_t i) { return Vec3(0.5 * (lo_[i] + hi_[i])); });
     // (cellOf is monotonic along each axis: two overlapping boxes share the cell of a common point)
     wideGrid.emplace(cMin, width, m, false);
-    wideGrid->buildBoxes(wide, [&](std::uint32_t i) { return lo_[i]; }, [&](std::uint32_t i) { return hi_[i]; });
+    wideGrid->buildBoxes(
+        wide, [&](std::uint32_t i) { return lo_[i]; }, [&](std::uint32_t i) { return hi_[i]; });
   }
-  const double perCell = grid ? static_cast<double>(small.size()) / static_cast<double>(grid->counts()[0] *
-                                                                                       grid->counts()[1] *
-                                                                                       grid->counts()[2])
+  const double perCell = grid ? static_cast<double>(small.size()) /
+                                    static_cast<double>(grid->counts()[0] * grid->counts()[1] * grid->counts()[2])
                               : 0.0;  // (candidates in a cell, on average)
   // (whether a facet may pair with a facet or a wall: not in the shape-pair table)
   const bool boundariesPair =
@@ -363,8 +363,9 @@ void Collider::sweep(const Particles& p, const std::vector<Material>& materials,
     bool literal = kind[a] == kUnbounded || !grid;
     if (kind[a] == kWide && grid) {
       double cells = 1.0;
-      for (int w = 0; w < 3; ++w) cells *= static_cast<double>(std::min(last[w] + 1, grid->counts()[w] - 1) -
-                                                               std::max(first[w] - 1, std::int64_t{0}) + 1);
+      for (int w = 0; w < 3; ++w)
+        cells *= static_cast<double>(std::min(last[w] + 1, grid->counts()[w] - 1) -
+                                     std::max(first[w] - 1, std::int64_t{0}) + 1);
       literal = static_cast<double>(rankHi[a] - k) <= cells * perCell;
     }
     if (literal) {

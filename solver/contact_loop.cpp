@@ -6,6 +6,7 @@
 #include "lanes.hpp"
 #include "laws.hpp"
 #include "stress.hpp"
+#include "team.hpp"
 
 #include <algorithm>
 #include <array>
@@ -576,12 +577,8 @@ void evaluateOrdered(Particles& p, ContactStore& cs, std::size_t nc, std::size_t
   const std::uint32_t* id2 = cs.id2Data();
 #pragma omp parallel
   {
-#ifdef _OPENMP
-    const auto threads = static_cast<std::size_t>(omp_get_num_threads());
-    const auto t = static_cast<std::size_t>(omp_get_thread_num());
-#else
-    const std::size_t threads = 1, t = 0;
-#endif
+    const TeamPlace team = teamPlace();
+    const std::size_t t = team.thread, threads = team.threads;
 #pragma omp single
     {
       scratch.touched.resize(threads);

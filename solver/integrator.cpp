@@ -2,14 +2,12 @@
 
 #include "lanes.hpp"
 #include "rotation.hpp"
+#include "team.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace dem {
 
@@ -491,14 +489,9 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
   countBlockWork(p, nBlocks, scratch);
 #pragma omp parallel if (nBlocks > 1)
   {
-#ifdef _OPENMP
-    const auto threads = static_cast<std::size_t>(omp_get_num_threads());
-    const auto thread = static_cast<std::size_t>(omp_get_thread_num());
-#else
-    const std::size_t threads = 1, thread = 0;
-#endif
-    const std::size_t bEnd = firstBlockOf(scratch.workBefore, thread + 1, threads);
-    for (std::size_t b = firstBlockOf(scratch.workBefore, thread, threads); b < bEnd; ++b) {
+    const TeamPlace team = teamPlace();
+    const std::size_t bEnd = firstBlockOf(scratch.workBefore, team.thread + 1, team.threads);
+    for (std::size_t b = firstBlockOf(scratch.workBefore, team.thread, team.threads); b < bEnd; ++b) {
       TermSink sink{p, terms, {}, perBody};
       const std::size_t end = std::min(n, (b + 1) * kEnergyBlock);
       for (std::size_t i = b * kEnergyBlock; i < end; ++i) {
