@@ -55,16 +55,26 @@ double meshLoadPower(const Particles& p, const ContactStore& contacts, double t,
     const Vec3 vel = shift && !cell.isZero() ? Vec3(mo.vel + shift->vel * cell.cast<double>()) : mo.vel;
     return -contacts.vec(col::fx, k).dot(vel + mo.angVel.cross(contacts.vec(col::px, k) - centre));
   };
+  // The real facet contacts in the order of forEachRealInUserOrder (by the user ids of the first
+  // body, the sphere, then of the second), from a scan of the flags: walking every body's contacts
+  // to find them was a few per cent of a drum's step.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
+  const ContactType* type = contacts.typeData();
+  const std::uint8_t* real = contacts.realData();
+  for (std::size_t k = 0; k < contacts.size(); ++k)
+    if (type[k] == ContactType::SphereFacet && real[k])
+      order.emplace_back((std::uint64_t{p.userId[contacts.id1(k)]} << 32) | p.userId[contacts.id2(k)],
+                         static_cast<std::uint32_t>(k));
+  std::sort(order.begin(), order.end());
   double power = 0.0;
   std::array<ExactSum, 1> exact;
-  contacts.forEachRealInUserOrder(p, [&](std::size_t k) {
-    if (contacts.type(k) != ContactType::SphereFacet) return;
+  for (const auto& [key, k] : order) {
     if (!shared) {
       power += term(k);
     } else if (shared->owns(contacts.id1(k))) {
       exact[0] += term(k);
     }
-  });
+  }
   if (!shared) return power;
   shared->combine(exact);
   return exact[0].value();
