@@ -259,21 +259,24 @@ inline IntegratorScratch::Terms freeSphereTerms(double kinetic, double rotationa
   return t;
 }
 
-// The fast path damps the whole force: with dampGravity off (and damping) every body takes the general path.
-inline bool freeSphere(const Particles& p, std::size_t i, const HomoDeform* homo, bool fastPath) {
-  return fastPath && !homo && p.clump[i] == kNoClump && p.velMidstep[i] != 0 && p.blocked[i] == 0 && !p.isAspherical(i);
+// Body j's flags allow the fast path: not a clump's, velocities at mid-step, no axis blocked, a
+// sphere's inertia (!isAspherical); combined without branches (asked for every body at every step).
+inline bool freeFlags(const Particles& p, std::size_t j) {
+  const Vec3& I = p.inertia[j];
+  return (p.clump[j] == kNoClump) & (p.velMidstep[j] != 0) & (p.blocked[j] == 0) & (I[0] == I[1]) & (I[1] == I[2]);
 }
 
-// Whether the kLanes bodies from i are all free spheres (freeSphere of each): their flags combined
-// without branches (asked for every group of kLanes bodies at every step; one branch per flag and
-// body was a tenth of the integration in a dilute scene).
+// The fast path damps the whole force: with dampGravity off (and damping) every body takes the general path.
+inline bool freeSphere(const Particles& p, std::size_t i, const HomoDeform* homo, bool fastPath) {
+  return fastPath && !homo && freeFlags(p, i);
+}
+
+// Whether the kLanes bodies from i are all free spheres (freeSphere of each), with one branch for
+// the group (one branch per flag and body was a tenth of the integration in a dilute scene).
 inline bool freeSpheres(const Particles& p, std::size_t i, const HomoDeform* homo, bool fastPath) {
   if (!fastPath || homo) return false;
   bool all = true;
-  for (std::size_t j = i; j < i + kLanes; ++j) {
-    const Vec3& I = p.inertia[j];
-    all &= (p.clump[j] == kNoClump) & (p.velMidstep[j] != 0) & (p.blocked[j] == 0) & (I[0] == I[1]) & (I[1] == I[2]);
-  }
+  for (std::size_t j = i; j < i + kLanes; ++j) all &= freeFlags(p, j);
   return all;
 }
 
