@@ -10,6 +10,7 @@
 //     --check          load and check the scene (dt, estimated for the automatic timestep, and the
 //                      step count), run nothing
 //     --quiet          no progress bar, size-distribution report or final line: only warnings and errors
+//     --stage-times    at the end, the wall-clock time per step of each stage of the step, on stderr
 //     -h, --help       every option and exit code, on stdout
 // Under mpirun (a build with DEM_MPI), the ranks share the scene (docs/mpi.md): every rank loads it,
 // each steps the bodies of its brick, and the first writes the outputs (gathered at their steps);
@@ -41,6 +42,7 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -60,7 +62,7 @@ constexpr int kExitError = 1, kExitInput = 2, kExitRunaway = 3, kExitSimulation 
 void usage(bool full = false) {
   std::ostream& os = full ? std::cout : std::cerr;
   os << "usage: dem-run [--out DIR] [--steps N] [--restart CHECKPOINT] [--threads N] [--check] [--quiet] "
-        "SCENE.json\n";
+        "[--stage-times] SCENE.json\n";
   if (!full) return;
   os << "Runs the JSON scene file SCENE.json (schema: io/scene.schema.json, installed as share/dem/scene.schema.json;\n"
         "guide: docs/user-guide.md) and writes the outputs it asks for.\n"
@@ -78,6 +80,9 @@ void usage(bool full = false) {
         "                   the global stiffness -, the step count it implies, stop conditions), run nothing\n"
         "  --quiet          only warnings and errors on stderr (no progress bar, size-distribution report\n"
         "                   or final line)\n"
+        "  --stage-times    at the end, on stderr: the wall-clock time per step of each stage of the step\n"
+        "                   (fields, collider, contacts, integrator) and of the rest of the run (outputs,\n"
+        "                   checks, copies of the last good state)\n"
         "  -h, --help       this text\n"
         "exit codes:\n"
         "  0  done (or --check: the scene is valid; --help)\n"
@@ -96,6 +101,21 @@ void usage(bool full = false) {
         "     once (exit status 128 + the signal's number)\n"
         "  Errors 1 and 4 after the start also write the last good state to last-good.ckpt when they can;\n"
         "  running out of memory at any stage is exit 1 with the message \"out of memory\".\n";
+}
+
+// --stage-times: each stage's wall-clock time per step, and the run's time outside the steps.
+void printStageTimes(const dem::StageTimes& t, std::chrono::steady_clock::duration run) {
+  if (!t.steps) {
+    std::fputs("dem-run: stage times: no step was timed\n", stderr);
+    return;
+  }
+  const double us = 1e6 / static_cast<double>(t.steps);
+  const double rest = std::chrono::duration<double>(run).count() - t.total();
+  std::fprintf(stderr,
+               "dem-run: stage times over %llu steps, microseconds per step: fields %.1f, collider %.1f, contacts "
+               "%.1f, integrator %.1f; step %.1f; outside the steps (outputs, checks, last good state) %.1f\n",
+               static_cast<unsigned long long>(t.steps), t.fields * us, t.collider * us, t.contacts * us,
+               t.integrator * us, t.total() * us, rest * us);
 }
 
 bool parseCount(const char* s, std::uint64_t& v) {
@@ -206,7 +226,7 @@ namespace {
 int run(int argc, char** argv) {
   std::string scenePath, outDir, restart;
   std::uint64_t steps = 0, threads = 0;
-  bool haveSteps = false, check = false, quiet = false;
+  bool haveSteps = false, check = false, quiet = false, stageTimes = false;
   for (int k = 1; k < argc; ++k) {
     const std::string a = argv[k];
     const auto value = [&](const char* what) -> const char* {
@@ -230,6 +250,7 @@ int run(int argc, char** argv) {
       haveSteps = haveSteps || a == "--steps";
     } else if (a == "--check") check = true;
     else if (a == "--quiet") quiet = true;
+    else if (a == "--stage-times") stageTimes = true;
     else if (a == "-h" || a == "--help") {
       usage(true);
       return 0;
@@ -366,7 +387,10 @@ int run(int argc, char** argv) {
       if (!options.writes) quiet = true;
     }
 #endif
+    loaded.scene.setStageTiming(stageTimes);
+    const auto started = std::chrono::steady_clock::now();
     const dem::io::RunOutcome r = dem::io::runScene(loaded.scene, spec, options);
+    if (stageTimes) printStageTimes(loaded.scene.stageTimes(), std::chrono::steady_clock::now() - started);
     if (r.runaway) {
       const dem::RunawayError& e = *r.runaway;
       std::fprintf(stderr,

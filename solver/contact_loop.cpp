@@ -450,7 +450,8 @@ void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShi
   const std::size_t count = a - r, words = (count + 63) / 64;
   // 64 contacts at a time: the flags and the first test without branches, then the contacts that
   // pass it one by one
-#pragma omp parallel for schedule(static) if (count > kParallelThreshold)
+  // (in chunks dealt as threads come free: the contacts to test lie unevenly)
+#pragma omp parallel for schedule(dynamic, 16) if (count > kParallelThreshold)
   for (std::size_t w = 0; w < words; ++w) {
     const std::size_t q0 = 64 * w, q1 = std::min(count, q0 + 64);
     std::uint64_t open = openContacts(real + r + q0, gap + r + q0, reach, q1 - q0);
@@ -567,7 +568,8 @@ ContactStageResult sharedTotals(const Particles& p, const ContactScratch& scratc
 }
 
 // The blocks of contacts in contact-index order on the threads of a parallel region, each thread a
-// run of consecutive blocks (OrderedScatter), the energies and the stress summed per block.
+// run of consecutive blocks (OrderedScatter; BalancedRuns), the energies and the stress summed per
+// block.
 template <class Law, bool Dashpots>
 void evaluateOrdered(Particles& p, ContactStore& cs, std::size_t nc, std::size_t nBlocks, double dt,
                      const PeriodicShift* shift, const FacetContactScratch* facets, ContactScratch& scratch) {
@@ -584,8 +586,9 @@ void evaluateOrdered(Particles& p, ContactStore& cs, std::size_t nc, std::size_t
       scratch.touched.resize(threads);
       scratch.touchedBefore.resize(threads);
       scratch.deferred.resize(threads);
+      scratch.runs.prepare(threads);
     }  // (implicit barrier)
-    const std::size_t b0 = t * nBlocks / threads, b1 = (t + 1) * nBlocks / threads;
+    const auto [b0, b1] = scratch.runs.run(t, nBlocks);
     const std::size_t k0 = b0 * kEnergyBlock, k1 = std::min(nc, b1 * kEnergyBlock);
     std::vector<std::uint64_t>& mine = scratch.touched[t];
     mine.assign(words, 0);
@@ -605,9 +608,11 @@ void evaluateOrdered(Particles& p, ContactStore& cs, std::size_t nc, std::size_t
     }  // (implicit barrier)
     OrderedScatter ordered{scratch.touchedBefore[t].data(), &scratch.deferred[t]};
     const LoadSink sink{p.force.data(), p.torque.data(), &ordered, nullptr, nullptr, true, shift != nullptr};
+    const BalancedRuns::Timer timer(scratch.runs, t);
     for (std::size_t b = b0; b < b1; ++b)
       scratch.blockSums[b] = evaluateBlock<Law, Dashpots>(p, cs, nc, b, dt, shift, facets, sink, scratch.changed[b]);
   }
+  scratch.runs.balance();
   for (const std::vector<DeferredLoad>& d : scratch.deferred)
     for (const DeferredLoad& x : d) {
       p.force[x.body] += x.force;

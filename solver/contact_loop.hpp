@@ -15,6 +15,7 @@
 #include "materials.hpp"
 #include "particles.hpp"
 #include "shared_sums.hpp"
+#include "team.hpp"
 
 #include <array>
 #include <cstdint>
@@ -79,6 +80,9 @@ struct ContactScratch {
   // and the additions it leaves to the end.
   std::vector<std::vector<std::uint64_t>> touched, touchedBefore;
   std::vector<std::vector<DeferredLoad>> deferred;
+  // Each thread's run of blocks, balanced by their times (real contacts cost more than the others,
+  // and they lie in front).
+  BalancedRuns runs;
 };
 
 // The order of the contact stage's sums. ContactIndex: a body adds its contacts in increasing

@@ -437,36 +437,6 @@ void sharedEnergies(const Particles& p, const IntegratorScratch::Terms* terms, c
   total.dampingPending = e[5].value();
 }
 
-// The work of each block of bodies, summed before each (scratch.workBefore): a facet or a clump
-// member (moved with its mesh or clump) 0, a sphere with every degree of freedom blocked (a fixed
-// floor) 1, any other body 4. Counted again every kWorkAge steps and when the block count changes;
-// weights out of date change only how the blocks are shared, never a result.
-constexpr std::size_t kWorkAge = 64;
-void countBlockWork(const Particles& p, std::size_t nBlocks, IntegratorScratch& scratch) {
-  if (scratch.workBefore.size() == nBlocks + 1 && scratch.workAge++ < kWorkAge) return;
-  scratch.workAge = 0;
-  scratch.workBefore.assign(nBlocks + 1, 0);
-  for (std::size_t b = 0; b < nBlocks; ++b) {
-    std::uint64_t w = 0;
-    for (std::size_t i = b * kEnergyBlock; i < std::min(p.size(), (b + 1) * kEnergyBlock); ++i)
-      w += p.isFacet(i) || p.clump[i] != kNoClump ? 0 : p.blocked[i] == dof::all ? 1 : 4;
-    scratch.workBefore[b + 1] = scratch.workBefore[b] + w;
-  }
-}
-
-// The first block of thread t of `threads` (t = threads: the end): contiguous shares of about equal
-// work, as countBlockWork weighs it (equal counts of blocks where there is none).
-std::size_t firstBlockOf(const std::vector<std::uint64_t>& workBefore, std::size_t t, std::size_t threads) {
-  const std::size_t nBlocks = workBefore.size() - 1;
-  const std::uint64_t total = workBefore.back();
-  if (t == 0 || t >= threads) return t == 0 ? 0 : nBlocks;
-  if (total == 0) return nBlocks * t / threads;
-  // the first block with at least t/threads of the work before it
-  const auto it = std::partition_point(workBefore.begin(), workBefore.end() - 1,
-                                       [&](std::uint64_t w) { return w * threads < total * t; });
-  return static_cast<std::size_t>(it - workBefore.begin());
-}
-
 }  // namespace
 
 void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSettings& settings, EnergyLedger& ledger,
@@ -484,17 +454,19 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
   // contacts (sorted by their first body) divide the bodies, so that each thread finds its bodies in
   // its own core's cache (handing blocks out as threads came free balanced the one-at-a-time bodies,
   // which often lie together, but moved the bodies between the cores at every step:
-  // docs/performance.md, two threads); the shares of about equal work (countBlockWork: a fixed floor
-  // or a mesh's facets in one share had left the other thread with most of the work). Each body's
+  // docs/performance.md, two threads); the shares balanced by their times (BalancedRuns: a fixed
+  // floor or a mesh's facets in one share had left the other thread with most of the work). Each body's
   // terms go to the block's sums while every body is in the slot of its user id, else to its slot
   // of scratch.terms, summed in the order of user ids after all blocks (sumTerms; TermSink).
   IntegratorScratch::Terms* terms = scratch.terms.data();
-  countBlockWork(p, nBlocks, scratch);
 #pragma omp parallel if (nBlocks > 1)
   {
     const TeamPlace team = teamPlace();
-    const std::size_t bEnd = firstBlockOf(scratch.workBefore, team.thread + 1, team.threads);
-    for (std::size_t b = firstBlockOf(scratch.workBefore, team.thread, team.threads); b < bEnd; ++b) {
+#pragma omp single
+    scratch.runs.prepare(team.threads);  // (implicit barrier)
+    const auto [bBegin, bEnd] = scratch.runs.run(team.thread, nBlocks);
+    const BalancedRuns::Timer timer(scratch.runs, team.thread);
+    for (std::size_t b = bBegin; b < bEnd; ++b) {
       TermSink sink{p, terms, {}, perBody};
       const std::size_t end = std::min(n, (b + 1) * kEnergyBlock);
       for (std::size_t i = b * kEnergyBlock; i < end; ++i) {
@@ -582,6 +554,7 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
     }
   }
 
+  scratch.runs.balance();
   if (perBody) {
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
     for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = sumTerms(p, terms, b);

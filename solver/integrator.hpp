@@ -21,6 +21,7 @@
 #include "shared_sums.hpp"
 #include "particles.hpp"
 #include "rotation.hpp"
+#include "team.hpp"
 
 #include <vector>
 
@@ -57,10 +58,7 @@ struct IntegratorScratch {
   std::vector<Sums> blocks;
   std::size_t fastest = npos;         // slot of the largest m |v_n|^2 + w_n . I w_n, lowest user id on ties
   std::size_t firstNonFinite = npos;  // slot of the lowest user id with a non-finite position or velocity, or npos
-  // The bodies' work before each block (nBlocks + 1 entries), for the threads' shares of the blocks
-  // (integrator.cpp, blockWork), and the steps until it is counted again.
-  std::vector<std::uint64_t> workBefore;
-  std::size_t workAge = 0;
+  BalancedRuns runs;  // the threads' shares of the blocks (integrate)
 };
 
 inline constexpr std::size_t kEnergyBlock = 1024;

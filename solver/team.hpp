@@ -6,7 +6,9 @@
 #include <omp.h>
 #endif
 
+#include <chrono>
 #include <cstddef>
+#include <vector>
 
 namespace dem {
 
@@ -21,5 +23,40 @@ inline TeamPlace teamPlace() {
   return {};
 #endif
 }
+
+// Contiguous runs of n items (blocks of bodies or of contacts) for the threads of a team, balanced
+// by measurement: each thread times its run (Timer), and after the runs the bounds move halfway
+// towards those that would have given every run the same time, each run's time spread evenly over
+// its items. Where the runs end changes no result (every caller's sums are per item or in item
+// order), only which core does the work.
+class BalancedRuns {
+ public:
+  // Equal runs when the team is not the one of the last use (call from one thread, before the runs).
+  void prepare(std::size_t threads);
+  // The items [first, second) of thread t of n.
+  std::pair<std::size_t, std::size_t> run(std::size_t t, std::size_t n) const { return {at(t, n), at(t + 1, n)}; }
+  // Measures thread t's run from its construction to its destruction.
+  class Timer {
+   public:
+    Timer(BalancedRuns& runs, std::size_t t) : runs_(runs), t_(t), start_(std::chrono::steady_clock::now()) {}
+    ~Timer() { runs_.record(t_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()); }
+    Timer(const Timer&) = delete;
+    Timer& operator=(const Timer&) = delete;
+
+   private:
+    BalancedRuns& runs_;
+    std::size_t t_;
+    std::chrono::steady_clock::time_point start_;
+  };
+  // Thread t's run took `seconds` (Timer; a test may give made-up times).
+  void record(std::size_t t, double seconds) { seconds_[t] = seconds; }
+  // After the runs (one thread): the bounds moved towards equal times.
+  void balance();
+
+ private:
+  std::vector<double> bounds_{0.0, 1.0};  // the runs' bounds as shares of the items (threads + 1)
+  std::vector<double> seconds_{0.0};      // each run's time at the last use
+  std::size_t at(std::size_t t, std::size_t n) const;
+};
 
 }  // namespace dem
