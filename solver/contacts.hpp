@@ -551,12 +551,20 @@ class ContactStore {
       }
       return;
     }
+    for (const std::uint32_t k : realInUserOrder(p, [](std::size_t) { return true; })) fn(static_cast<std::size_t>(k));
+  }
+  // The real contacts k for which keep(k) holds, in forEachRealInUserOrder's order, from a scan of the
+  // flags and a sort.
+  template <class Keep>
+  std::vector<std::uint32_t> realInUserOrder(const Particles& p, Keep&& keep) const {
     std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
     for (std::size_t k = 0; k < size_; ++k)
-      if (real_[k])
+      if (real_[k] && keep(k))
         order.emplace_back((std::uint64_t{p.userId[id1_[k]]} << 32) | p.userId[id2_[k]], static_cast<std::uint32_t>(k));
     std::sort(order.begin(), order.end());
-    for (const auto& [key, k] : order) fn(static_cast<std::size_t>(k));
+    std::vector<std::uint32_t> ks(order.size());
+    for (std::size_t q = 0; q < order.size(); ++q) ks[q] = order[q].second;
+    return ks;
   }
   // The user id of the other body of adjacency entry e.
   std::uint32_t partnerUser(const Particles& p, std::uint32_t e) const {

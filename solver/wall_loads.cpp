@@ -55,20 +55,14 @@ double meshLoadPower(const Particles& p, const ContactStore& contacts, double t,
     const Vec3 vel = shift && !cell.isZero() ? Vec3(mo.vel + shift->vel * cell.cast<double>()) : mo.vel;
     return -contacts.vec(col::fx, k).dot(vel + mo.angVel.cross(contacts.vec(col::px, k) - centre));
   };
-  // The real facet contacts in the order of forEachRealInUserOrder (by the user ids of the first
-  // body, the sphere, then of the second), from a scan of the flags: walking every body's contacts
-  // to find them was a few per cent of a drum's step.
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
+  // The real facet contacts in the order of forEachRealInUserOrder, from a scan of the flags: walking
+  // every body's contacts to find them was a few per cent of a drum's step.
   const ContactType* type = contacts.typeData();
-  const std::uint8_t* real = contacts.realData();
-  for (std::size_t k = 0; k < contacts.size(); ++k)
-    if (type[k] == ContactType::SphereFacet && real[k])
-      order.emplace_back((std::uint64_t{p.userId[contacts.id1(k)]} << 32) | p.userId[contacts.id2(k)],
-                         static_cast<std::uint32_t>(k));
-  std::sort(order.begin(), order.end());
+  const std::vector<std::uint32_t> facetContacts =
+      contacts.realInUserOrder(p, [&](std::size_t k) { return type[k] == ContactType::SphereFacet; });
   double power = 0.0;
   std::array<ExactSum, 1> exact;
-  for (const auto& [key, k] : order) {
+  for (const std::uint32_t k : facetContacts) {
     if (!shared) {
       power += term(k);
     } else if (shared->owns(contacts.id1(k))) {
