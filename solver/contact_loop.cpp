@@ -245,20 +245,25 @@ template <class Component>
 // Contact-index order on several threads without a gather pass: thread t evaluates the t-th of
 // `threads` consecutive runs of blocks and adds each contact's force and torques to its bodies at
 // once where no contact of an earlier run touches the body (its bit in `before` clear); the rest
-// it defers, and they are added after all threads are done, thread by thread in contact order. So
-// every body adds its contacts in increasing contact index, as one thread does: the same bits.
-// (A contact of an earlier run that turns out not to touch only defers more; it changes no sum.)
+// it defers, and they are added after all threads are done, each body's by one thread (deferredOwner),
+// thread by thread in contact order. So every body adds its contacts in increasing contact index, as
+// one thread does: the same bits. (A contact of an earlier run that turns out not to touch only
+// defers more; it changes no sum.)
 struct OrderedScatter {
-  const std::uint64_t* before;  // bit i: a contact of an earlier run touches body i
-  std::vector<DeferredLoad>* deferred;
+  const std::uint64_t* before;          // bit i: a contact of an earlier run touches body i
+  std::vector<DeferredLoad>* deferred;  // this thread's deferred additions, one list per thread that adds them
+  std::size_t threads;
   [[gnu::always_inline]] void add(std::uint32_t body, const Vec3& f, const Vec3& t, Vec3* force, Vec3* torque) const {
     if (!((before[body >> 6] >> (body & 63)) & 1u)) {
       force[body] += f;
       torque[body] += t;
     } else {
-      deferred->push_back({body, f, t});
+      deferred[deferredOwner(body, threads)].push_back({body, f, t});
     }
   }
+  // The thread that adds body's deferred additions: runs of 8 bodies (the 3 cache lines of their
+  // forces, and of their torques) dealt in turn, so the threads share the work wherever the runs end.
+  static std::size_t deferredOwner(std::uint32_t body, std::size_t threads) { return (body >> 3) % threads; }
 };
 
 // Where the contact stage puts each evaluated contact's results (stage): added to the bodies at once
@@ -272,7 +277,7 @@ struct LoadSink {
   ContactLoad* loads = nullptr;
   Vec3* branch = nullptr;  // user-id order with a cell (the contact stress per body)
   bool blockSums = false;
-  bool stress = false;     // a periodic cell: the contact stress
+  bool stress = false;  // a periodic cell: the contact stress
 };
 
 // A batch: the kLanes consecutive contacts [k0, k0 + kLanes), those before `end`. Those that were
@@ -377,8 +382,8 @@ inline void prefetchBodies(const Particles& p, const LoadSink& sink, std::uint32
 // are the same for any thread count.
 template <class Law, bool Dashpots>
 BlockSums evaluateBlock(const Particles& p, ContactStore& cs, std::size_t nc, std::size_t b, double dt,
-                                 const PeriodicShift* shift, const FacetContactScratch* facets, const LoadSink& sink,
-                                 std::vector<std::uint32_t>& changed) {
+                        const PeriodicShift* shift, const FacetContactScratch* facets, const LoadSink& sink,
+                        std::vector<std::uint32_t>& changed) {
   changed.clear();
   static_assert(kEnergyBlock % kLanes == 0 && kColumnPad % kLanes == 0);
   // Two staging buffers: the next batch is staged while the kernel's results of this one are still
@@ -437,7 +442,7 @@ inline std::uint64_t openContacts(const std::uint8_t* real, const float* gap, fl
 // the collider's run exceeds twice the farthest any body has moved since is apart without a test
 // (ContactStore::recordRunGaps: its bodies are not read).
 void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShift* shift,
-                   std::vector<std::uint8_t>& visit) {
+                   std::vector<std::uint8_t>& visit, BalancedRuns& runs) {
   const std::size_t r = cs.realEnd(), a = cs.activeEnd();  // (realEnd() <= activeEnd())
   visit.resize(a - r);
   const std::uint32_t* id1 = cs.id1Data();
@@ -449,26 +454,36 @@ void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShi
   const Mat3* H = shift ? &shift->H : nullptr;
   const std::size_t count = a - r, words = (count + 63) / 64;
   // 64 contacts at a time: the flags and the first test without branches, then the contacts that
-  // pass it one by one
-  // (in chunks dealt as threads come free: the contacts to test lie unevenly)
-#pragma omp parallel for schedule(dynamic, 16) if (count > kParallelThreshold)
-  for (std::size_t w = 0; w < words; ++w) {
-    const std::size_t q0 = 64 * w, q1 = std::min(count, q0 + 64);
-    std::uint64_t open = openContacts(real + r + q0, gap + r + q0, reach, q1 - q0);
-    std::copy_n(real + r + q0, q1 - q0, visit.data() + q0);
-    for (; open != 0; open &= open - 1) {
-      const std::size_t q = q0 + static_cast<std::size_t>(std::countr_zero(open)), k = r + q;
-      const Vec3 x2 = secondPoint(p, type[k], id1[k], id2[k], cs.cellDist(k), H);
-      visit[q] = mayTouch(pairInput(p, type[k], id1[k], id2[k], x2), type[k]);
+  // pass it one by one. Each thread a run of consecutive words, balanced by their times (the contacts
+  // to test lie unevenly): a thread reads the bodies of nearly the same contacts at every step, in its
+  // own core's cache (words dealt as threads came free moved them between the cores: two threads
+  // spent 1.7 times one thread's time here).
+#pragma omp parallel if (count > kParallelThreshold)
+  {
+    const TeamPlace team = teamPlace();
+#pragma omp single
+    runs.prepare(team.threads);  // (implicit barrier)
+    const auto [w0, w1] = runs.run(team.thread, words);
+    const BalancedRuns::Timer timer(runs, team.thread);
+    for (std::size_t w = w0; w < w1; ++w) {
+      const std::size_t q0 = 64 * w, q1 = std::min(count, q0 + 64);
+      std::uint64_t open = openContacts(real + r + q0, gap + r + q0, reach, q1 - q0);
+      std::copy_n(real + r + q0, q1 - q0, visit.data() + q0);
+      for (; open != 0; open &= open - 1) {
+        const std::size_t q = q0 + static_cast<std::size_t>(std::countr_zero(open)), k = r + q;
+        const Vec3 x2 = secondPoint(p, type[k], id1[k], id2[k], cs.cellDist(k), H);
+        visit[q] = mayTouch(pairInput(p, type[k], id1[k], id2[k], x2), type[k]);
+      }
     }
   }
+  runs.balance();
 }
 
 // ContactStore::gatherVisited with that choice; returns the end of the contacts to visit.
 template <class Law>
 std::size_t gatherVisited(const Particles& p, const std::vector<Material>& materials, ContactStore& cs,
-                          const PeriodicShift* shift, std::vector<std::uint8_t>& visit) {
-  chooseVisited(p, cs, shift, visit);
+                          const PeriodicShift* shift, std::vector<std::uint8_t>& visit, BalancedRuns& runs) {
+  chooseVisited(p, cs, shift, visit, runs);
   // (a contact first visited takes the law's parameters of its bodies: the mixing rule)
   return cs.gatherVisited(visit, [&](const ContactPair& c) {
     return Law::mix(pairMaterials(p, materials, c.id1, c.id2, c.type != ContactType::SphereSphere));
@@ -547,7 +562,8 @@ ContactStageResult sumBodies(const Particles& p, const ContactScratch& scratch, 
 
 // The energies (and with `stress` the stress) of this rank's bodies, summed exactly and combined over
 // the ranks (shared_sums.hpp): the per-body sums of gatherBodies.
-ContactStageResult sharedTotals(const Particles& p, const ContactScratch& scratch, bool stress, const SharedSums& shared) {
+ContactStageResult sharedTotals(const Particles& p, const ContactScratch& scratch, bool stress,
+                                const SharedSums& shared) {
   const std::array<ExactSum, 13> s = shared.sum<13>(p.size(), [&](std::size_t i, std::array<ExactSum, 13>& sums) {
     const ContactEnergies& e = scratch.bodies[i];
     sums[0] += e.elastic;
@@ -585,19 +601,33 @@ void evaluateOrdered(Particles& p, ContactStore& cs, std::size_t nc, std::size_t
     {
       scratch.touched.resize(threads);
       scratch.touchedBefore.resize(threads);
-      scratch.deferred.resize(threads);
+      scratch.deferred.resize(threads * threads);  // (row: the thread that defers; column: the one that adds)
       scratch.runs.prepare(threads);
     }  // (implicit barrier)
     const auto [b0, b1] = scratch.runs.run(t, nBlocks);
     const std::size_t k0 = b0 * kEnergyBlock, k1 = std::min(nc, b1 * kEnergyBlock);
     std::vector<std::uint64_t>& mine = scratch.touched[t];
     mine.assign(words, 0);
-    for (std::size_t k = k0; k < k1; ++k)
-      for (const std::uint32_t i : {id1[k], id2[k]}) mine[i >> 6] |= std::uint64_t{1} << (i & 63);
+    // (the first bodies mostly ascend: their bits gathered in a register while they stay in one word,
+    // instead of a read-modify-write of that word per contact, each waiting for the last)
+    std::uint64_t bits = 0;
+    std::size_t word = k0 < k1 ? id1[k0] >> 6 : 0;
+    for (std::size_t k = k0; k < k1; ++k) {
+      const std::uint32_t i1 = id1[k], i2 = id2[k];
+      if (i1 >> 6 != word) {
+        mine[word] |= bits;
+        bits = 0;
+        word = i1 >> 6;
+      }
+      bits |= std::uint64_t{1} << (i1 & 63);
+      mine[i2 >> 6] |= std::uint64_t{1} << (i2 & 63);
+    }
+    if (k0 < k1) mine[word] |= bits;
     scratch.touchedBefore[t].resize(words);
-    scratch.deferred[t].clear();
+    std::vector<DeferredLoad>* deferred = scratch.deferred.data() + t * threads;  // (by the thread that adds them)
+    for (std::size_t s = 0; s < threads; ++s) deferred[s].clear();
 #pragma omp barrier
-    // (the bodies' words dealt out: before[s] = touched[0] | ... | touched[s - 1])
+      // (the bodies' words dealt out: before[s] = touched[0] | ... | touched[s - 1])
 #pragma omp for schedule(static)
     for (std::size_t w = 0; w < words; ++w) {
       std::uint64_t acc = 0;
@@ -606,18 +636,22 @@ void evaluateOrdered(Particles& p, ContactStore& cs, std::size_t nc, std::size_t
         acc |= scratch.touched[s][w];
       }
     }  // (implicit barrier)
-    OrderedScatter ordered{scratch.touchedBefore[t].data(), &scratch.deferred[t]};
+    OrderedScatter ordered{scratch.touchedBefore[t].data(), deferred, threads};
     const LoadSink sink{p.force.data(), p.torque.data(), &ordered, nullptr, nullptr, true, shift != nullptr};
-    const BalancedRuns::Timer timer(scratch.runs, t);
-    for (std::size_t b = b0; b < b1; ++b)
-      scratch.blockSums[b] = evaluateBlock<Law, Dashpots>(p, cs, nc, b, dt, shift, facets, sink, scratch.changed[b]);
+    {
+      const BalancedRuns::Timer timer(scratch.runs, t);
+      for (std::size_t b = b0; b < b1; ++b)
+        scratch.blockSums[b] = evaluateBlock<Law, Dashpots>(p, cs, nc, b, dt, shift, facets, sink, scratch.changed[b]);
+    }
+#pragma omp barrier
+    // the deferred additions of this thread's bodies, thread by thread in contact order
+    for (std::size_t s = 0; s < threads; ++s)
+      for (const DeferredLoad& x : scratch.deferred[s * threads + t]) {
+        p.force[x.body] += x.force;
+        p.torque[x.body] += x.torque;
+      }
   }
   scratch.runs.balance();
-  for (const std::vector<DeferredLoad>& d : scratch.deferred)
-    for (const DeferredLoad& x : d) {
-      p.force[x.body] += x.force;
-      p.torque[x.body] += x.torque;
-    }
 }
 
 template <class Law, bool Dashpots>
@@ -627,7 +661,8 @@ ContactStageResult stage(Particles& p, const std::vector<Material>& materials, C
   // next run; they hold no force, no energy and no history and are not visited. Of the others, the
   // real ones and those whose bodies may touch now are gathered in front (with their columns) and
   // visited; the rest are apart and hold defaults: the loop would leave their lanes idle.
-  const std::size_t nc = gatherVisited<Law>(p, materials, contacts, shift, scratch.visit), n = p.size();
+  const std::size_t nc = gatherVisited<Law>(p, materials, contacts, shift, scratch.visit, scratch.visitRuns),
+                    n = p.size();
   const std::size_t nBlocks = (nc + kEnergyBlock - 1) / kEnergyBlock;
   // mesh walls: which facet contacts count, histories moved across shared edges
   const bool facets = !p.facets.empty();
@@ -662,8 +697,8 @@ ContactStageResult stage(Particles& p, const std::vector<Material>& materials, C
       scratch.branch.resize(nc + 1);
       scratch.branch[nc] = Vec3::Zero();
     }
-    const LoadSink sink{nullptr, nullptr, nullptr, scratch.loads.data(), stress ? scratch.branch.data() : nullptr, false,
-                        false};
+    const LoadSink sink{nullptr, nullptr, nullptr, scratch.loads.data(), stress ? scratch.branch.data() : nullptr,
+                        false,   false};
     scratch.blockSums.resize(nBlocks);
     // Blocks dealt round-robin: the real contacts, which cost the most, lie in front (partitionReal).
 #pragma omp parallel for schedule(static, 1) if (parallel)
@@ -724,8 +759,8 @@ ContactStageResult stage(Particles& p, const std::vector<Material>& materials, C
 }  // namespace
 
 ContactStageResult contactStage(Particles& p, const std::vector<Material>& materials, ContactStore& contacts, double dt,
-                                ContactScratch& scratch, ContactLaw law, const PeriodicShift* shift, bool dashpots, SumOrder order,
-                                const SharedSums* shared) {
+                                ContactScratch& scratch, ContactLaw law, const PeriodicShift* shift, bool dashpots,
+                                SumOrder order, const SharedSums* shared) {
   // the law chosen once for the stage (laws.hpp), never per contact
   const bool byUser = order == SumOrder::UserIds;
   DEM_ASSERT(!shared || byUser, "contactStage: shared sums need the per-body sums of the user-id order");

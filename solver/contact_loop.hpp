@@ -75,9 +75,10 @@ struct ContactScratch {
   std::vector<std::vector<std::uint32_t>> changed;  // per block: contacts that formed or separated
   FacetContactScratch facets;                       // mesh walls (facet_contacts.hpp)
   std::vector<std::uint8_t> visit;                  // ContactStore::gatherVisited's flags
+  BalancedRuns visitRuns;                           // each thread's run of them (chooseVisited)
   // Contact-index order on several threads (contact_loop.cpp, OrderedScatter): per thread a bit
-  // per body, set where its contacts touch the body, then where those of the threads before it do,
-  // and the additions it leaves to the end.
+  // per body, set where its contacts touch the body, then where those of the threads before it do;
+  // and the additions it leaves to the end, deferred[s * threads + t] those thread s leaves to thread t.
   std::vector<std::vector<std::uint64_t>> touched, touchedBefore;
   std::vector<std::vector<DeferredLoad>> deferred;
   // Each thread's run of blocks, balanced by their times (real contacts cost more than the others,
@@ -105,8 +106,8 @@ enum class SumOrder : std::uint8_t { ContactIndex, UserIds };
 // the energies and the stress summed over this rank's bodies and combined over the ranks
 // (shared_sums.hpp).
 ContactStageResult contactStage(Particles& p, const std::vector<Material>& materials, ContactStore& contacts, double dt,
-                                ContactScratch& scratch, ContactLaw law = ContactLaw::Cundall, const PeriodicShift* shift = nullptr,
-                                bool dashpots = true, SumOrder order = SumOrder::ContactIndex,
-                                const SharedSums* shared = nullptr);
+                                ContactScratch& scratch, ContactLaw law = ContactLaw::Cundall,
+                                const PeriodicShift* shift = nullptr, bool dashpots = true,
+                                SumOrder order = SumOrder::ContactIndex, const SharedSums* shared = nullptr);
 
 }  // namespace dem
