@@ -59,6 +59,15 @@ struct ContactLoad {
   ContactEnergies energies;
 };
 
+// One contact's terms of its block's sums (BlockSums), kept where a block's first contacts are
+// evaluated on another thread: added to the block's sums afterwards, in contact order, as the
+// evaluation adds them (the same bits).
+struct BlockSumTerm {
+  ContactEnergies e;
+  Vec3 force, branch;  // the contact stress F (x) l, where `stress`
+  bool stress;
+};
+
 // A contact's force and torque on one of its bodies, added after the threads before it are done.
 struct DeferredLoad {
   std::uint32_t body;
@@ -81,9 +90,13 @@ struct ContactScratch {
   // and the additions it leaves to the end, deferred[s * threads + t] those thread s leaves to thread t.
   std::vector<std::vector<std::uint64_t>> touched, touchedBefore;
   std::vector<std::vector<DeferredLoad>> deferred;
-  // Each thread's run of blocks, balanced by their times (real contacts cost more than the others,
-  // and they lie in front).
+  // Each thread's run of batches, balanced by their times (real contacts cost more than the others,
+  // and they lie in front); where a run begins inside a block (headBlock: npos where not), the terms
+  // of the block's sums and the contacts that changed of that part (headTerms, headChanged).
   BalancedRuns runs;
+  std::vector<std::size_t> headBlock;
+  std::vector<std::vector<BlockSumTerm>> headTerms;
+  std::vector<std::vector<std::uint32_t>> headChanged;
 };
 
 // The order of the contact stage's sums. ContactIndex: a body adds its contacts in increasing

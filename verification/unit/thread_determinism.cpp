@@ -176,7 +176,8 @@ BOOST_AUTO_TEST_CASE(periodic_shear_same_bits_for_1_2_4_threads) {
 // the threads' runs): every body's force and torque and every sum the same bits. With several
 // threads each one adds its own run of contacts and defers the bodies an earlier run touches
 // (OrderedScatter in contact_loop.cpp): the test asks that it deferred some, so that both halves
-// of that path ran.
+// of that path ran. The runs end anywhere to a batch: the test asks that some run began inside a
+// block of contacts (its part of the block's sums added after the part before it).
 BOOST_AUTO_TEST_CASE(contact_stage_in_contact_order_same_bits_for_1_2_3_threads) {
   PeriodicLatticeSpec spec;
   spec.m = 13;
@@ -190,7 +191,7 @@ BOOST_AUTO_TEST_CASE(contact_stage_in_contact_order_same_bits_for_1_2_3_threads)
   struct Run {
     Particles p;
     ContactStageResult r;
-    std::size_t deferred = 0;
+    std::size_t deferred = 0, heads = 0;
   };
   std::vector<Run> runs;
   // (1, 2 and 3 threads with equal runs, then 2 and 3 with runs of unequal length, as BalancedRuns
@@ -211,12 +212,14 @@ BOOST_AUTO_TEST_CASE(contact_stage_in_contact_order_same_bits_for_1_2_3_threads)
     run.r = contactStage(run.p, s.materials, contacts, s.dt(), scratch, s.law, &shift, s.hasDashpots(),
                          SumOrder::ContactIndex);
     for (const auto& d : scratch.deferred) run.deferred += d.size();
+    for (const std::size_t b : scratch.headBlock) run.heads += b != ~std::size_t{0};
     runs.push_back(std::move(run));
   }
   omp_set_num_threads(saved);
   BOOST_TEST(s.contacts.countReal() > kParallelThreshold);  // (the loop runs in parallel)
   for (std::size_t k = 1; k < runs.size(); ++k) {
     BOOST_TEST(runs[k].deferred > 0u);
+    BOOST_TEST(runs[k].heads > 0u);
     BOOST_TEST(sameBits(runs[0].p.force, runs[k].p.force));
     BOOST_TEST(sameBits(runs[0].p.torque, runs[k].p.torque));
     BOOST_TEST(runs[0].r.elastic == runs[k].r.elastic);
