@@ -480,12 +480,19 @@ void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShi
     const BalancedRuns::Timer timer(runs, team.thread);
     for (std::size_t w = w0; w < w1; ++w) {
       const std::size_t q0 = 64 * w, q1 = std::min(count, q0 + 64);
-      std::uint64_t open = openContacts(real + r + q0, gap + r + q0, reach, q1 - q0);
+      const std::uint64_t open = openContacts(real + r + q0, gap + r + q0, reach, q1 - q0);
       std::copy_n(real + r + q0, q1 - q0, visit.data() + q0);
-      for (; open != 0; open &= open - 1) {
-        const std::size_t q = q0 + static_cast<std::size_t>(std::countr_zero(open)), k = r + q;
+      // (the answers gathered in a register and written after: a byte stored between the tests may
+      // alias anything, and the bodies' arrays were read anew from `p` after each)
+      std::uint64_t touch = 0;
+      for (std::uint64_t o = open; o != 0; o &= o - 1) {
+        const std::size_t j = static_cast<std::size_t>(std::countr_zero(o)), k = r + q0 + j;
         const Vec3 x2 = secondPoint(p, type[k], id1[k], id2[k], cs.cellDist(k), H);
-        visit[q] = mayTouch(pairInput(p, type[k], id1[k], id2[k], x2), type[k]);
+        touch |= std::uint64_t{mayTouch(pairInput(p, type[k], id1[k], id2[k], x2), type[k])} << j;
+      }
+      for (std::uint64_t o = open; o != 0; o &= o - 1) {
+        const std::size_t j = static_cast<std::size_t>(std::countr_zero(o));
+        visit[q0 + j] = static_cast<std::uint8_t>((touch >> j) & 1u);
       }
     }
   }

@@ -8,7 +8,6 @@
 #include <array>
 #include <cmath>
 
-
 namespace dem {
 
 namespace {
@@ -311,10 +310,12 @@ inline void addTerms(const Particles& p, IntegratorScratch::Sums& sums, std::siz
 
 // Where the integrator puts each body's terms: added to the block's sums at once while every body
 // is in the slot of its user id (slot order is then user-id order), else to terms[i] for sumTerms.
-// (perBody: always to terms[i], for sums over some of the bodies: shared_sums.hpp)
+// (perBody: always to terms[i - first], for sums over some of the bodies: shared_sums.hpp, or for
+// the head of a thread's run, whose block's first bodies are another thread's)
 struct TermSink {
   const Particles& p;
   IntegratorScratch::Terms* terms;
+  std::size_t first;  // the body of terms[0]
   IntegratorScratch::Sums sums;
   bool perBody = false;
   void put(std::size_t i, const IntegratorScratch::Terms& t) {
@@ -325,7 +326,7 @@ struct TermSink {
     // field by field: a whole-struct copy went through the stack in wide loads that straddle the
     // narrower stores just made there (a failed store-to-load forward: a quarter of the free
     // spheres' integration in a scene stored out of user-id order)
-    IntegratorScratch::Terms& d = terms[i];
+    IntegratorScratch::Terms& d = terms[i - first];
     d.kinetic = t.kinetic;
     d.rotational = t.rotational;
     d.gravity = t.gravity;
@@ -443,14 +444,16 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
                IntegratorScratch& scratch, const HomoDeform* homo, const SharedSums* shared) {
   const std::size_t n = p.size();
   p.assertInvariants();  // the lanes read kLanes consecutive entries of every array
-  const std::size_t nBlocks = (n + kEnergyBlock - 1) / kEnergyBlock;
+  const std::size_t nBlocks = (n + kEnergyBlock - 1) / kEnergyBlock, nBatches = (n + kLanes - 1) / kLanes;
   scratch.blocks.assign(nBlocks, IntegratorScratch::Sums{});
   const bool perBody = !p.userOrder || shared;  // (TermSink)
   if (perBody) scratch.terms.resize(n);
   const double lambda = settings.damping;
   const bool fastPath = settings.dampGravity || lambda == 0.0;
 
-  // Each thread a contiguous share of the blocks, as the fields' loop and the contact stage's runs of
+  // Each thread a contiguous share of the bodies (runs of whole groups of kLanes: a run that begins
+  // inside a block keeps its bodies' terms, added to the block's sums after the part before it, in
+  // order: the same bits wherever the runs end), as the fields' loop and the contact stage's runs of
   // contacts (sorted by their first body) divide the bodies, so that each thread finds its bodies in
   // its own core's cache (handing blocks out as threads came free balanced the one-at-a-time bodies,
   // which often lie together, but moved the bodies between the cores at every step:
@@ -463,15 +466,29 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
   {
     const TeamPlace team = teamPlace();
 #pragma omp single
-    scratch.runs.prepare(team.threads);  // (implicit barrier)
-    const auto [bBegin, bEnd] = scratch.runs.run(team.thread, nBlocks);
-    const BalancedRuns::Timer timer(scratch.runs, team.thread);
-    for (std::size_t b = bBegin; b < bEnd; ++b) {
-      TermSink sink{p, terms, {}, perBody};
-      const std::size_t end = std::min(n, (b + 1) * kEnergyBlock);
-      for (std::size_t i = b * kEnergyBlock; i < end; ++i) {
-        // kLanes consecutive free spheres (the chunks start at multiples of kLanes: kEnergyBlock is one)
-        if ((i - b * kEnergyBlock) % kLanes == 0 && i + kLanes <= end && freeSpheres(p, i, homo, fastPath)) {
+    {
+      scratch.runs.prepare(team.threads);
+      scratch.headBlock.assign(team.threads, IntegratorScratch::npos);
+      scratch.headFirst.resize(team.threads);
+      scratch.headTerms.resize(team.threads);
+    }  // (implicit barrier)
+    const std::size_t me = team.thread;
+    const auto [q0, q1] = scratch.runs.run(me, nBatches);
+    const std::size_t i0 = std::min(n, q0 * kLanes), i1 = std::min(n, q1 * kLanes);
+    const BalancedRuns::Timer timer(scratch.runs, me);
+    for (std::size_t a = i0; a < i1;) {
+      const std::size_t b = a / kEnergyBlock, end = std::min(i1, (b + 1) * kEnergyBlock);
+      // (the run's head, inside a block whose first bodies are another thread's: its terms kept)
+      const bool head = !perBody && a != b * kEnergyBlock;
+      if (head) {
+        scratch.headBlock[me] = b;
+        scratch.headFirst[me] = a;
+        scratch.headTerms[me].resize(end - a);
+      }
+      TermSink sink{p, head ? scratch.headTerms[me].data() : terms, head ? a : 0, {}, perBody || head};
+      for (std::size_t i = a; i < end; ++i) {
+        // kLanes consecutive free spheres (the chunks start at multiples of kLanes, as blocks and runs do)
+        if (i % kLanes == 0 && i + kLanes <= end && freeSpheres(p, i, homo, fastPath)) {
           integrateFreeSpheres(p, i, gravity, dt, lambda, sink);
           i += kLanes - 1;  // (and the loop's ++i: the next group)
           continue;
@@ -550,11 +567,19 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
         t.nonFinite = nonFinite(p, i);
         sink.put(i, t);
       }
-      if (!perBody) scratch.blocks[b] = sink.sums;
+      if (!perBody && !head) scratch.blocks[b] = sink.sums;
+      a = end;
     }
   }
 
   scratch.runs.balance();
+  // the runs' heads after the blocks' first bodies, in order
+  for (std::size_t t = 0; t < scratch.headBlock.size(); ++t) {
+    if (scratch.headBlock[t] == IntegratorScratch::npos) continue;
+    const std::vector<IntegratorScratch::Terms>& h = scratch.headTerms[t];
+    for (std::size_t j = 0; j < h.size(); ++j)
+      addTerms(p, scratch.blocks[scratch.headBlock[t]], scratch.headFirst[t] + j, h[j]);
+  }
   if (perBody) {
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
     for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = sumTerms(p, terms, b);

@@ -18,9 +18,9 @@
 
 #include "cell.hpp"
 #include "energy.hpp"
-#include "shared_sums.hpp"
 #include "particles.hpp"
 #include "rotation.hpp"
+#include "shared_sums.hpp"
 #include "team.hpp"
 
 #include <vector>
@@ -58,7 +58,11 @@ struct IntegratorScratch {
   std::vector<Sums> blocks;
   std::size_t fastest = npos;         // slot of the largest m |v_n|^2 + w_n . I w_n, lowest user id on ties
   std::size_t firstNonFinite = npos;  // slot of the lowest user id with a non-finite position or velocity, or npos
-  BalancedRuns runs;  // the threads' shares of the blocks (integrate)
+  BalancedRuns runs;                  // the threads' runs of bodies (integrate)
+  // Where a thread's run begins inside a block (headBlock: npos where not): its first body and its
+  // bodies' terms, added to the block's sums after the part before it.
+  std::vector<std::size_t> headBlock, headFirst;
+  std::vector<std::vector<Terms>> headTerms;
 };
 
 inline constexpr std::size_t kEnergyBlock = 1024;
@@ -67,8 +71,7 @@ inline constexpr std::size_t kEnergyBlock = 1024;
 // and p.torque (gravity included), and fills the ledger's kinetic, gravity and damping terms at t_n.
 // homo: the homogeneous-deformation terms of this step, or nullptr (no cell, or homoDeform off).
 // shared: the ledger's terms summed over this rank's bodies and combined over the ranks (shared_sums.hpp).
-void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSettings& settings,
-               EnergyLedger& ledger, IntegratorScratch& scratch, const HomoDeform* homo = nullptr,
-               const SharedSums* shared = nullptr);
+void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSettings& settings, EnergyLedger& ledger,
+               IntegratorScratch& scratch, const HomoDeform* homo = nullptr, const SharedSums* shared = nullptr);
 
 }  // namespace dem
