@@ -145,7 +145,7 @@ void Collider::restore(State s, std::size_t nParticles) {
   initialised_ = s.initialised;
 }
 
-bool Collider::needsRun(const Particles& p) const {
+bool Collider::needsRun(const Particles& p, float* bodyMove2) const {
   constexpr double inf = std::numeric_limits<double>::infinity();
   moveSinceRun_ = inf;
   if (!initialised_ || refPos_.size() != p.size() || refVertices_.size() != 3 * p.facets.size()) return true;
@@ -169,6 +169,7 @@ bool Collider::needsRun(const Particles& p) const {
     const double d2 = (p.pos[i] - refPos_[i]).squaredNorm();
     if (d2 > dL2) moved = 1;
     move2 = std::max(move2, std::isnan(d2) ? inf : d2);
+    if (bodyMove2) bodyMove2[i] = move2Above(d2);
   }
   moveSinceRun_ = std::sqrt(move2);
   return moved != 0;
@@ -232,7 +233,10 @@ void Collider::handleInversion(std::uint32_t a, std::uint32_t b, const Particles
 }
 
 bool Collider::update(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts) {
-  if (!needsRun(p)) return false;
+  if (!needsRun(p, contacts.bodyMove2Buffer(p.size()))) {
+    contacts.setBodyMove2Valid(std::isfinite(moveSinceRun_));
+    return false;
+  }
   const bool full = !initialised_ || refPos_.size() != p.size();
   dL_ = sweepLengthFor(p, verletDist);
   lo_.swap(loPrev_);

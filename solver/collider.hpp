@@ -69,7 +69,9 @@ class Collider {
   // The law of the contacts it creates (their parameters from the law's mixing rule).
   ContactLaw law = ContactLaw::Cundall;
 
-  bool needsRun(const Particles& p) const;
+  // With bodyMove2 (p.size() entries): each body's squared distance from its place at the last run
+  // (ContactStore::bodyMove2), where the check reaches every body.
+  bool needsRun(const Particles& p, float* bodyMove2 = nullptr) const;
   // The farthest any body (a facet: any of its vertices) has moved from its place at the last run,
   // as the last needsRun() found it (0 after a run; +inf before the first): until the next run a
   // contact's gap is at least runGap - 2 moveSinceRun().

@@ -449,11 +449,41 @@ inline std::uint64_t openContacts(const std::uint8_t* real, const float* gap, fl
   return open;
 }
 
+// Of the open contacts (bits of `open`, 64 from contact k0), those whose gap at the run exceeds twice
+// the larger move of their two bodies (squared moves move2, ContactStore::bodyMove2), sphere-sphere
+// contacts only: apart. 16 at a time, the moves gathered; the bound 2 sqrt(m) raised by a relative
+// 2^-20, far above the single-precision rounding of the root and the product, so that a gap above it
+// exceeds 2 sqrt(m). (Without AVX-512 the loop tests each open contact itself.)
+inline std::uint64_t apartByMoves(std::uint64_t open, const float* gap, const ContactType* type,
+                                  const std::uint32_t* id1, const std::uint32_t* id2, const float* move2) {
+  std::uint64_t apart = 0;
+#if defined(__AVX512BW__)
+  static_assert(static_cast<int>(ContactType::SphereSphere) == 0);
+  const __m512 scale = _mm512_set1_ps(2.0f * (1.0f + 0x1p-20f));
+  for (int part = 0; part < 4; ++part) {
+    if (((open >> (16 * part)) & 0xffffu) == 0) continue;
+    const __m512i i1 = _mm512_loadu_si512(id1 + 16 * part), i2 = _mm512_loadu_si512(id2 + 16 * part);
+    const __m512 m = _mm512_max_ps(_mm512_i32gather_ps(i1, move2, 4), _mm512_i32gather_ps(i2, move2, 4));
+    const __m512 bound = _mm512_mul_ps(_mm512_sqrt_ps(m), scale);
+    const __mmask16 far = _mm512_cmp_ps_mask(_mm512_loadu_ps(gap + 16 * part), bound, _CMP_GT_OQ);
+    const __m128i t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(type + 16 * part));
+    const __mmask16 spheres = _mm_testn_epi8_mask(t, t);
+    apart |= std::uint64_t{static_cast<std::uint16_t>(far & spheres)} << (16 * part);
+  }
+#else
+  (void)gap, (void)type, (void)id1, (void)id2, (void)move2;
+#endif
+  return open & apart;
+}
+
 // The loop's choice for each active contact after the real ones (visit[k - realEnd()]): real, or
 // its bodies may touch now (the shape pair's quick test, as stageLane asks it; a facet contact with
 // the triangle's closest point before the facet pass decides which count). A contact whose gap at
 // the collider's run exceeds twice the farthest any body has moved since is apart without a test
-// (ContactStore::recordRunGaps: its bodies are not read).
+// (ContactStore::recordRunGaps: its bodies are not read); of the others, a sphere-sphere contact
+// whose gap exceeds twice the larger move of its own two bodies (ContactStore::bodyMove2) is apart
+// with a test of two floats, without the bodies' places (in a settled bed most bodies hardly move,
+// while the farthest move, a rattler's, soon opens every gap).
 void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShift* shift,
                    std::vector<std::uint8_t>& visit, BalancedRuns& runs) {
   const std::size_t r = cs.realEnd(), a = cs.activeEnd();  // (realEnd() <= activeEnd())
@@ -464,6 +494,7 @@ void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShi
   const std::uint8_t* real = cs.realData();
   const float* gap = cs.runGapData();
   const float reach = floatAbove(2.0 * cs.moveSinceRun());  // (a float gap above it exceeds 2 move)
+  const float* move2 = cs.bodyMove2();                      // each body's squared move since the run, or nullptr
   const Mat3* H = shift ? &shift->H : nullptr;
   const std::size_t count = a - r, words = (count + 63) / 64;
   // 64 contacts at a time: the flags and the first test without branches, then the contacts that
@@ -480,13 +511,21 @@ void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShi
     const BalancedRuns::Timer timer(runs, team.thread);
     for (std::size_t w = w0; w < w1; ++w) {
       const std::size_t q0 = 64 * w, q1 = std::min(count, q0 + 64);
-      const std::uint64_t open = openContacts(real + r + q0, gap + r + q0, reach, q1 - q0);
+      std::uint64_t open = openContacts(real + r + q0, gap + r + q0, reach, q1 - q0);
+      if (move2 && q1 - q0 == 64)
+        open &= ~apartByMoves(open, gap + r + q0, type + r + q0, id1 + r + q0, id2 + r + q0, move2);
       std::copy_n(real + r + q0, q1 - q0, visit.data() + q0);
       // (the answers gathered in a register and written after: a byte stored between the tests may
       // alias anything, and the bodies' arrays were read anew from `p` after each)
       std::uint64_t touch = 0;
       for (std::uint64_t o = open; o != 0; o &= o - 1) {
         const std::size_t j = static_cast<std::size_t>(std::countr_zero(o)), k = r + q0 + j;
+        // apart if the gap at the run exceeds twice the larger of the two spheres' moves since
+        // (GapAtRun: a lower bound less round-off; the squares compared, both gap and moves positive)
+        if (move2 && type[k] == ContactType::SphereSphere) {
+          const double g = gap[k];
+          if (g > 0.0 && g * g > 4.0 * static_cast<double>(std::max(move2[id1[k]], move2[id2[k]]))) continue;
+        }
         const Vec3 x2 = secondPoint(p, type[k], id1[k], id2[k], cs.cellDist(k), H);
         touch |= std::uint64_t{mayTouch(pairInput(p, type[k], id1[k], id2[k], x2), type[k])} << j;
       }

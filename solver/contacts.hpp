@@ -37,7 +37,6 @@
 
 namespace dem {
 
-
 enum class ContactType : std::uint8_t { SphereSphere = 0, SphereWall = 1, SphereFacet = 2 };
 
 // One contact, as a value (the store keeps its fields in columns).
@@ -95,7 +94,6 @@ inline bool unmixed(const LawValues& v) { return v[0] == kUnmixed; }
 using CellOffset = std::array<std::int16_t, 3>;
 inline constexpr int kMaxCellOffset = std::numeric_limits<std::int16_t>::max();
 
-
 // The largest float not above x and the smallest not below it (NaN: NaN): the gaps at the
 // collider's run are kept as floats below them (a contact is never skipped on a rounded-up gap), and
 // the contact loop compares them with a float above twice the farthest move.
@@ -106,6 +104,12 @@ inline float floatBelow(double x) {
 inline float floatAbove(double x) {
   const auto f = static_cast<float>(x);
   return static_cast<double>(f) < x ? std::nextafter(f, std::numeric_limits<float>::infinity()) : f;
+}
+// A squared distance as a float not below it (+inf beyond the floats' range, or NaN): the double
+// raised by far more than the conversion's rounding (a relative 1e-6, and 1e-30 for the floats
+// below the normal range), with no branch and no call (a loop over every body at every step).
+inline float move2Above(double d2) {
+  return d2 < 3.0e38 ? static_cast<float>(d2 * (1.0 + 1e-6) + 1e-30) : std::numeric_limits<float>::infinity();
 }
 
 inline std::uint64_t pairKey(std::uint32_t a, std::uint32_t b) {
@@ -198,7 +202,8 @@ class PairIndex {
   // Inserts key -> v (keyOf(v) == key) unless the key is present (then nothing changes).
   template <class KeyOf>
   void insert(std::uint64_t key, std::uint32_t v, KeyOf&& keyOf) {
-    if (10 * (count_ + 1) > 7 * vals_.size()) rehash(slotsFor(count_ + 1 > 2 * count_ ? count_ + 1 : 2 * count_), keyOf);
+    if (10 * (count_ + 1) > 7 * vals_.size())
+      rehash(slotsFor(count_ + 1 > 2 * count_ ? count_ + 1 : 2 * count_), keyOf);
     const std::uint64_t h = hash(key);
     std::size_t i = h & mask_;
     for (; vals_[i] != kEmpty; i = (i + 1) & mask_)
@@ -385,7 +390,22 @@ class ContactStore {
     for (std::size_t k = 0; k < size_; ++k) runGap_[k] = kUnknownGap;
     for (std::size_t k = realEnd(); k < activeEnd(); ++k) runGap_[k] = floatBelow(runGap(pair(k)));
   }
-  void setMoveSinceRun(double move) { moveSinceRun_ = move; }
+  void setMoveSinceRun(double move) {
+    moveSinceRun_ = move;
+    if (!std::isfinite(move)) bodyMove2Valid_ = false;
+  }
+  // Each body's squared distance from its place at the collider's last run (a float rounded up;
+  // +inf: unknown), as the collider's check found it at this step (the collider fills the buffer,
+  // then declares it valid; nullptr while it is not: after a run, a restore, or while the bodies'
+  // moves are unknown). A sphere-sphere contact whose gap at the run exceeds twice the larger move
+  // of its two bodies is apart (chooseVisited: the test of moveSinceRun, body by body).
+  float* bodyMove2Buffer(std::size_t n) {
+    bodyMove2Valid_ = false;
+    bodyMove2_.resize(n);
+    return bodyMove2_.data();
+  }
+  void setBodyMove2Valid(bool valid) { bodyMove2Valid_ = valid && std::isfinite(moveSinceRun_); }
+  const float* bodyMove2() const { return bodyMove2Valid_ ? bodyMove2_.data() : nullptr; }
   double moveSinceRun() const { return moveSinceRun_; }
   const float* runGapData() const { return runGap_.data(); }
   // The batch of contacts from k0 (a multiple of kLanes) for the contact loop: column c of contact
@@ -619,6 +639,8 @@ class ContactStore {
   static constexpr float kUnknownGap = -std::numeric_limits<float>::infinity();
   std::vector<float> runGap_;  // recordRunGaps, moved with each contact
   double moveSinceRun_ = std::numeric_limits<double>::infinity();
+  std::vector<float> bodyMove2_;
+  bool bodyMove2Valid_ = false;
   std::vector<std::uint32_t> id1_, id2_;
   std::vector<ContactType> type_;
   std::vector<std::uint8_t> real_;
@@ -626,11 +648,11 @@ class ContactStore {
   std::vector<CellOffset> cellDist_;
   PairIndex index_;
   std::vector<std::uint32_t> adjOffset_, adjCount_, adjEntry_;
-  std::vector<std::uint8_t> inAdj_;  // contact k is listed in the adjacency (moved with each contact)
+  std::vector<std::uint8_t> inAdj_;                 // contact k is listed in the adjacency (moved with each contact)
   std::vector<std::uint32_t> adjJoined_, adjLeft_;  // updateAdjacency's scratch
   bool adjacencyValid_ = false;
   std::size_t adjParticles_ = 0, adjRange_ = 0;  // the bodies and the active contacts it was built for
-  bool adjByUser_ = true;                          // its lists in the partners' user ids' order, else by index
+  bool adjByUser_ = true;                        // its lists in the partners' user ids' order, else by index
   // The key of an adjacency entry's place in its list.
   std::uint32_t adjKey(const Particles& p, std::uint32_t e) const { return adjByUser_ ? partnerUser(p, e) : e >> 1; }
   void adjacencyInsert(const Particles& p, std::uint32_t body, std::uint32_t entry);

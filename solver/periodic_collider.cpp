@@ -258,7 +258,7 @@ void PeriodicCollider::wallPass(const Particles& p, const std::vector<Material>&
   }
 }
 
-bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
+bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell, float* bodyMove2) const {
   constexpr double inf = std::numeric_limits<double>::infinity();
   moveSinceRun_ = inf;
   const std::size_t n = p.size();
@@ -285,10 +285,12 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
       runCell ? cell.H().cwiseAbs().rowwise().sum().maxCoeff() * invH.cwiseAbs().rowwise().sum().maxCoeff() : 0.0;
 #pragma omp parallel for schedule(static) reduction(max : out, move2) reduction(min : rMin) if (n > kParallelThreshold)
   for (std::size_t i = 0; i < n; ++i) {
+    if (bodyMove2) bodyMove2[i] = std::numeric_limits<float>::infinity();
     if (p.isClump[i]) continue;
     if (p.shape[i] == Shape::Sphere) rMin = std::min(rMin, p.radius[i]);
     if (runCell && p.shape[i] == Shape::Sphere) {
       const double d2 = (p.pos[i] - hRun_ * s_[i]).squaredNorm();
+      if (bodyMove2) bodyMove2[i] = move2Above(d2);
       const double inside = dL_ - 1e-12 * kappa * (2.0 * p.pos[i].cwiseAbs().maxCoeff() + p.radius[i] + 3.0 * dL_);
       if (inside > 0.0 && d2 <= inside * inside) {
         move2 = std::max(move2, d2);
@@ -317,6 +319,7 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
     }
     if (runCell && !p.isFacet(i)) {
       const double d2 = (p.pos[i] - hRun_ * s_[i]).squaredNorm();
+      if (bodyMove2 && p.shape[i] == Shape::Sphere) bodyMove2[i] = move2Above(d2);
       if (!(d2 <= dL2)) out = 1;
       move2 = std::max(move2, std::isnan(d2) ? inf : d2);
     }
@@ -328,7 +331,10 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell) const {
 
 bool PeriodicCollider::update(const Particles& p, const Cell& cell, const std::vector<Material>& materials,
                               ContactStore& contacts) {
-  if (!needsRun(p, cell)) return false;
+  if (!needsRun(p, cell, contacts.bodyMove2Buffer(p.size()))) {
+    contacts.setBodyMove2Valid(std::isfinite(moveSinceRun_));
+    return false;
+  }
   const bool full = !initialised_ || s_.size() != p.size();
   dL_ = sweepLengthFor(p, verletDist);
   computeBoxes(p, cell);

@@ -93,8 +93,8 @@
 
 #include "cell.hpp"
 #include "collider.hpp"
-#include "contacts.hpp"
 #include "contact_law.hpp"
+#include "contacts.hpp"
 #include "materials.hpp"
 #include "particles.hpp"
 
@@ -140,7 +140,9 @@ class PeriodicCollider {
   ContactLaw law = ContactLaw::Cundall;
   // True unless criterion (V) above (and (E) while H is the run's: see dormant contacts) holds for
   // every body (and the lists are valid for these bodies and this dL).
-  bool needsRun(const Particles& p, const Cell& cell) const;
+  // With bodyMove2 (p.size() entries): each sphere's squared distance from its place at the last run
+  // while H is the run's (ContactStore::bodyMove2), +inf for the other bodies.
+  bool needsRun(const Particles& p, const Cell& cell, float* bodyMove2 = nullptr) const;
   // Whether contact c cannot touch before the next run while H stays the run's (see above); false
   // before the first run and without H_run.
   bool dormant(const Particles& p, const ContactPair& c) const;
