@@ -6,6 +6,7 @@
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace dem {
@@ -46,17 +47,26 @@ bool holdsDefaults(const Contact& c) {
 double ContactStore::defaultColumn(std::size_t c) { return kDefault.v[c]; }
 
 void ContactStore::setCellDist(std::size_t k, const Eigen::Vector3i& d) {
-  if (cellDist_.empty()) {
+  if (cellCode_.empty()) {
     if (d.isZero()) return;
-    cellDist_.assign(size_, CellOffset{});
+    cellCode_.assign(size_, 0);
   }
-  if (d.cwiseAbs().maxCoeff() > kMaxCellOffset) {
+  const auto refuse = [&](const std::string& why) {
     std::ostringstream m;
     m << "contact between bodies " << id1_[k] << " and " << id2_[k] << ": its periodic image lies (" << d.transpose()
-      << ") cells away, beyond " << kMaxCellOffset << " (a cell sheared that far must flip)";
+      << ") cells away, " << why << " (a cell sheared that far must flip)";
     throw std::range_error(m.str());
+  };
+  if (d.cwiseAbs().maxCoeff() > kMaxCellOffset) refuse("beyond " + std::to_string(kMaxCellOffset));
+  int code = cellOffsets_.code(d);
+  if (code == CellOffsetTable::kNoCode) {
+    cellOffsets_.compact(cellCode_);
+    code = cellOffsets_.code(d);
+    if (code == CellOffsetTable::kNoCode)
+      refuse("while other contacts hold " + std::to_string(cellOffsets_.extraCodes()) +
+             " other offsets of more than one cell");
   }
-  cellDist_[k] = {static_cast<std::int16_t>(d[0]), static_cast<std::int16_t>(d[1]), static_cast<std::int16_t>(d[2])};
+  cellCode_[k] = static_cast<std::uint8_t>(code);
 }
 
 Contact ContactStore::get(std::size_t k) const {
@@ -126,7 +136,7 @@ void ContactStore::reserve(std::size_t n) {
   id2_.reserve(n);
   type_.reserve(n);
   real_.reserve(n);
-  if (!cellDist_.empty()) cellDist_.reserve(n);
+  if (!cellCode_.empty()) cellCode_.reserve(n);
   runGap_.reserve(n);
   inAdj_.reserve(n);
   index_.reserve(n, keyAt());
@@ -186,7 +196,7 @@ void ContactStore::resizeColumns(std::size_t n) {
   id2_.resize(n);
   type_.resize(n);
   real_.resize(n);
-  if (!cellDist_.empty()) cellDist_.resize(n, CellOffset{});
+  if (!cellCode_.empty()) cellCode_.resize(n, 0);
   runGap_.resize(n, kUnknownGap);
   inAdj_.resize(n, 0);
   size_ = n;
@@ -320,7 +330,7 @@ void ContactStore::swap(std::size_t a, std::size_t b) {
   std::swap(id2_[a], id2_[b]);
   std::swap(type_[a], type_[b]);
   std::swap(real_[a], real_[b]);
-  if (!cellDist_.empty()) std::swap(cellDist_[a], cellDist_[b]);
+  if (!cellCode_.empty()) std::swap(cellCode_[a], cellCode_[b]);
   std::swap(runGap_[a], runGap_[b]);
   std::swap(inAdj_[a], inAdj_[b]);
 }
@@ -423,7 +433,7 @@ void ContactStore::updateAdjacency(const Particles& p, std::size_t visited, bool
   // each list in the order of the partners' user ids (no two contacts join the same bodies); by
   // index, as filled
   const auto n = static_cast<std::ptrdiff_t>(nParticles);
-#pragma omp parallel for schedule(static) if (byUser && n > static_cast<std::ptrdiff_t>(kParallelThreshold))
+#pragma omp parallel for schedule(static) if (byUser && n > static_cast <std::ptrdiff_t>(kParallelThreshold))
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     if (!byUser) continue;
     std::uint32_t* first = adjEntry_.data() + adjOffset_[static_cast<std::size_t>(i)];
@@ -478,7 +488,7 @@ void ContactStore::assertInvariants(const Particles& p) const {
     }
     DEM_ASSERT(realEnd() <= activeEnd() && activeEnd() <= size_, "marks: realEnd <= activeEnd <= size");
     DEM_ASSERT(id1_.size() == size_ && id2_.size() == size_ && type_.size() == size_ && real_.size() == size_ &&
-                   (cellDist_.empty() || cellDist_.size() == size_),
+                   (cellCode_.empty() || cellCode_.size() == size_),
                "every per-contact array holds size() entries");
     DEM_ASSERT(data_.size() == width() * capacity_ && capacity_ >= limit_ && capacity_ % kColumnPad == 0,
                "columns padded");
@@ -617,7 +627,7 @@ void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
   apply(id2_);
   apply(type_);
   apply(real_);
-  if (!cellDist_.empty()) apply(cellDist_);
+  if (!cellCode_.empty()) apply(cellCode_);
   apply(runGap_);
   apply(inAdj_);
   for (std::size_t m = 0; m < order.size(); ++m)
@@ -638,6 +648,5 @@ void ContactStore::renumberBodies(const std::vector<std::uint32_t>& newSlot) {
   changed_.clear();
   sortByBodies(0, realEnd());
 }
-
 
 }  // namespace dem

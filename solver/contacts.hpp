@@ -22,6 +22,7 @@
 // (gatherVisited) gathers the contacts it visits behind them and gives them their columns.
 
 #include "assert.hpp"
+#include "cell_offsets.hpp"
 #include "column_buffer.hpp"
 #include "contact_law.hpp"
 #include "math.hpp"
@@ -88,10 +89,8 @@ bool holdsDefaults(const Contact& c);
 inline constexpr double kUnmixed = 0.0;
 inline bool unmixed(const LawValues& v) { return v[0] == kUnmixed; }
 
-// A contact's cellDist as stored: whole cells along each axis of the periodic cell, within
-// +-kMaxCellOffset (a sheared cell that does not flip reaches that only after 32767 strains), in
-// 6 bytes instead of 12.
-using CellOffset = std::array<std::int16_t, 3>;
+// A contact's cellDist is within +-kMaxCellOffset whole cells along each axis (a sheared cell that
+// does not flip reaches that only after 32767 strains); stored as a code (cell_offsets.hpp).
 inline constexpr int kMaxCellOffset = std::numeric_limits<std::int16_t>::max();
 
 // The largest float not above x and the smallest not below it (NaN: NaN): the gaps at the
@@ -308,12 +307,11 @@ class ContactStore {
   ContactType type(std::size_t k) const { return type_[k]; }
   bool real(std::size_t k) const { return real_[k] != 0; }
   Eigen::Vector3i cellDist(std::size_t k) const {
-    if (cellDist_.empty()) return Eigen::Vector3i::Zero();
-    const CellOffset& d = cellDist_[k];
-    return {d[0], d[1], d[2]};
+    return cellCode_.empty() ? Eigen::Vector3i::Zero() : cellOffsets_.offset(cellCode_[k]);
   }
   ContactPair pair(std::size_t k) const { return {id1_[k], id2_[k], type_[k], cellDist(k)}; }
-  // Throws std::range_error for an offset beyond kMaxCellOffset cells.
+  // Throws std::range_error for an offset beyond kMaxCellOffset cells, or when more than
+  // CellOffsetTable::kCodes - 27 offsets beyond one cell would be held at once.
   void setCellDist(std::size_t k, const Eigen::Vector3i& d);
   Vec3 vec(std::size_t c, std::size_t k) const { return {at(c, k), at(c + 1, k), at(c + 2, k)}; }
 
@@ -644,8 +642,10 @@ class ContactStore {
   std::vector<std::uint32_t> id1_, id2_;
   std::vector<ContactType> type_;
   std::vector<std::uint8_t> real_;
-  // Each contact's cellDist, none while every one is zero (an aperiodic scene: no memory).
-  std::vector<CellOffset> cellDist_;
+  // Each contact's cellDist as its code in cellOffsets_, none while every one is zero (an
+  // aperiodic scene: no memory).
+  std::vector<std::uint8_t> cellCode_;
+  CellOffsetTable cellOffsets_;
   PairIndex index_;
   std::vector<std::uint32_t> adjOffset_, adjCount_, adjEntry_;
   std::vector<std::uint8_t> inAdj_;                 // contact k is listed in the adjacency (moved with each contact)

@@ -96,9 +96,9 @@ BOOST_AUTO_TEST_CASE(pair_index_matches_a_map) {
 // The columns' memory (ColumnBuffer): grown and shrunk in place, every kept entry keeps its value
 // (across several pages, so that mremap moves or extends the mapping), copies are independent,
 // a moved-from buffer is empty, and size 0 releases it. Reference: the values written.
-// Cell offsets (cellDist) are kept in 16 bits per axis: every value within +-kMaxCellOffset comes
-// back as set, through swaps, removals and a sort, whether the store held offsets before or not; one
-// beyond is an error naming the bodies, and leaves the contact as it was.
+// Cell offsets (cellDist) are kept as codes (CellOffsetTable): every value within +-kMaxCellOffset
+// comes back as set, through swaps, removals and a sort, whether the store held offsets before or
+// not; one beyond is an error naming the bodies, and leaves the contact as it was.
 BOOST_AUTO_TEST_CASE(cell_offsets_come_back_as_set) {
   ContactStore store;
   std::mt19937_64 rng(7);
@@ -120,14 +120,65 @@ BOOST_AUTO_TEST_CASE(cell_offsets_come_back_as_set) {
   ref.erase(pairKey(5, 105));
   store.partitionReal();  // (swaps and sorts)
   std::size_t wrong = 0;
-  for (std::size_t k = 0; k < store.size(); ++k) wrong += store.cellDist(k) != ref.at(pairKey(store.id1(k), store.id2(k)));
+  for (std::size_t k = 0; k < store.size(); ++k)
+    wrong += store.cellDist(k) != ref.at(pairKey(store.id1(k), store.id2(k)));
   BOOST_TEST(wrong == 0u);
   BOOST_TEST(store.size() == ref.size());
 
   const Eigen::Vector3i before = store.cellDist(0);
-  BOOST_CHECK_EXCEPTION(store.setCellDist(0, Eigen::Vector3i(0, kMaxCellOffset + 1, 0)), std::range_error,
-                        [](const std::range_error& e) { return std::string(e.what()).find("bodies") != std::string::npos; });
+  BOOST_CHECK_EXCEPTION(
+      store.setCellDist(0, Eigen::Vector3i(0, kMaxCellOffset + 1, 0)), std::range_error,
+      [](const std::range_error& e) { return std::string(e.what()).find("bodies") != std::string::npos; });
   BOOST_TEST(store.cellDist(0) == before);
+}
+
+// The codes of offsets beyond one cell are freed when no contact holds them: a contact whose image
+// moves through 10 000 offsets (a cell sheared far without flipping) keeps each as set, the other
+// contacts keep theirs (the 27 unit offsets and 200 larger ones, held throughout); with every code
+// held, one more offset is an error naming the bodies and leaves the contact as it was.
+// Reference: the values set.
+BOOST_AUTO_TEST_CASE(cell_offset_codes_freed_when_no_contact_holds_them) {
+  ContactStore store;
+  const std::uint32_t n = 1 + 27 + 200;
+  for (std::uint32_t a = 0; a < n; ++a) {
+    Contact c;
+    c.id1 = a;
+    c.id2 = a + 1000;
+    store.add(c);
+  }
+  std::vector<Eigen::Vector3i> ref(n, Eigen::Vector3i::Zero());
+  for (std::uint32_t a = 1; a < n; ++a) {
+    const int u = static_cast<int>(a) - 1;
+    ref[a] = u < 27 ? Eigen::Vector3i(u / 9 - 1, u / 3 % 3 - 1, u % 3 - 1) : Eigen::Vector3i(2, u, -u);
+    store.setCellDist(a, ref[a]);
+  }
+  std::size_t wrong = 0;
+  for (int s = 0; s < 10000; ++s) {
+    ref[0] = Eigen::Vector3i(s % 7 - 3, 5 + s, -2);
+    store.setCellDist(0, ref[0]);
+    if (s % 97 == 0)
+      for (std::uint32_t a = 0; a < n; ++a) wrong += store.cellDist(a) != ref[a];
+  }
+  BOOST_TEST(wrong == 0u);
+  // Every code beyond the unit offsets held: 200, contact 0's and the rest (28).
+  const int rest = CellOffsetTable::kCodes - CellOffsetTable::kUnitCodes - 200 - 1;
+  for (std::uint32_t a = 0; a < static_cast<std::uint32_t>(rest); ++a) {
+    Contact c;
+    c.id1 = 5000 + a;
+    c.id2 = 6000 + a;
+    store.add(c);
+    store.setCellDist(store.size() - 1, Eigen::Vector3i(-7, static_cast<int>(a), 9));
+  }
+  const Eigen::Vector3i before = store.cellDist(0);
+  BOOST_CHECK_EXCEPTION(
+      store.setCellDist(0, Eigen::Vector3i(40, 0, 0)), std::range_error,
+      [](const std::range_error& e) { return std::string(e.what()).find("bodies 0 and 1000") != std::string::npos; });
+  BOOST_TEST(store.cellDist(0) == before);
+  store.setCellDist(0, Eigen::Vector3i(1, -1, 0));  // (a unit offset needs no free code)
+  store.setCellDist(1, Eigen::Vector3i(40, 0, 0));  // (contact 0's old offset is freed)
+  BOOST_TEST(store.cellDist(1) == Eigen::Vector3i(40, 0, 0));
+  for (std::uint32_t a = 2; a < n; ++a) wrong += store.cellDist(a) != ref[a];
+  BOOST_TEST(wrong == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(column_buffer_keeps_values_across_resizes) {
@@ -485,7 +536,8 @@ BOOST_AUTO_TEST_CASE(a_store_without_dashpots_keeps_no_dashpot_columns) {
   d.run(50);
   BOOST_TEST(d.contacts.dashpotColumns());
   std::size_t withDashpots = 0;
-  for (std::size_t j = 0; j < d.contacts.columnEnd(); ++j) withDashpots += d.contacts.real(j) && d.contacts.get(j).params[kMaxLawParams - 1] > 0.0;
+  for (std::size_t j = 0; j < d.contacts.columnEnd(); ++j)
+    withDashpots += d.contacts.real(j) && d.contacts.get(j).params[kMaxLawParams - 1] > 0.0;
   BOOST_TEST(withDashpots > 0u);
 }
 
