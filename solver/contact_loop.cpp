@@ -654,7 +654,6 @@ void evaluateOrdered(Particles& p, ContactStore& cs, std::size_t nc, std::size_t
                      const PeriodicShift* shift, const FacetContactScratch* facets, ContactScratch& scratch) {
   scratch.blockSums.resize(nBlocks);
   const std::size_t words = (p.size() + 63) / 64, nBatches = (nc + kLanes - 1) / kLanes;
-  constexpr std::size_t npos = ~std::size_t{0};
   const std::uint32_t* id1 = cs.id1Data();
   const std::uint32_t* id2 = cs.id2Data();
 #pragma omp parallel
@@ -667,9 +666,7 @@ void evaluateOrdered(Particles& p, ContactStore& cs, std::size_t nc, std::size_t
       scratch.touchedBefore.resize(threads);
       scratch.deferred.resize(threads * threads);  // (row: the thread that defers; column: the one that adds)
       scratch.runs.prepare(threads);
-      scratch.headBlock.assign(threads, npos);
-      scratch.headTerms.resize(threads);
-      scratch.headChanged.resize(threads);
+      scratch.heads.prepare(threads);
     }  // (implicit barrier)
     const auto [q0, q1] = scratch.runs.run(t, nBatches);
     const std::size_t k0 = std::min(nc, q0 * kLanes), k1 = std::min(nc, q1 * kLanes);
@@ -707,19 +704,16 @@ void evaluateOrdered(Particles& p, ContactStore& cs, std::size_t nc, std::size_t
     const LoadSink sink{p.force.data(), p.torque.data(), &ordered, nullptr, nullptr, true, shift != nullptr};
     {
       const BalancedRuns::Timer timer(scratch.runs, t);
-      for (std::size_t k = k0; k < k1;) {
-        const std::size_t b = k / kEnergyBlock, end = std::min(k1, (b + 1) * kEnergyBlock);
-        if (k == b * kEnergyBlock) {
+      forEachBlockPart(k0, k1, kEnergyBlock, [&](std::size_t a, std::size_t end, std::size_t b, bool head) {
+        if (!head) {
           scratch.blockSums[b] =
-              evaluateRange<Law, Dashpots>(p, cs, k, end, dt, shift, facets, sink, scratch.changed[b]);
-        } else {  // (the run's head: the block's first contacts are another thread's)
-          scratch.headBlock[t] = b;
-          scratch.headTerms[t].clear();
-          evaluateRange<Law, Dashpots>(p, cs, k, end, dt, shift, facets, sink, scratch.headChanged[t],
-                                       &scratch.headTerms[t]);
+              evaluateRange<Law, Dashpots>(p, cs, a, end, dt, shift, facets, sink, scratch.changed[b]);
+          return;
         }
-        k = end;
-      }
+        ContactScratch::Head& kept = scratch.heads.keep(t, b, a);
+        kept.terms.clear();
+        evaluateRange<Law, Dashpots>(p, cs, a, end, dt, shift, facets, sink, kept.changed, &kept.terms);
+      });
     }
 #pragma omp barrier
     // the deferred additions of this thread's bodies, thread by thread in contact order
@@ -731,16 +725,14 @@ void evaluateOrdered(Particles& p, ContactStore& cs, std::size_t nc, std::size_t
   }
   scratch.runs.balance();
   // the runs' heads after the blocks' first contacts, in contact order
-  for (std::size_t t = 0; t < scratch.headBlock.size(); ++t) {
-    const std::size_t b = scratch.headBlock[t];
-    if (b == npos) continue;
+  scratch.heads.replay([&](std::size_t b, std::size_t, const ContactScratch::Head& kept) {
     BlockSums& sums = scratch.blockSums[b];
-    for (const BlockSumTerm& x : scratch.headTerms[t]) {
+    for (const BlockSumTerm& x : kept.terms) {
       sums.e += x.e;
       if (x.stress) addContactStress(sums.stress, x.force, x.branch);
     }
-    scratch.changed[b].insert(scratch.changed[b].end(), scratch.headChanged[t].begin(), scratch.headChanged[t].end());
-  }
+    scratch.changed[b].insert(scratch.changed[b].end(), kept.changed.begin(), kept.changed.end());
+  });
 }
 
 template <class Law, bool Dashpots>

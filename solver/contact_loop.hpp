@@ -91,12 +91,14 @@ struct ContactScratch {
   std::vector<std::vector<std::uint64_t>> touched, touchedBefore;
   std::vector<std::vector<DeferredLoad>> deferred;
   // Each thread's run of batches, balanced by their times (real contacts cost more than the others,
-  // and they lie in front); where a run begins inside a block (headBlock: npos where not), the terms
-  // of the block's sums and the contacts that changed of that part (headTerms, headChanged).
+  // and they lie in front); where a run begins inside a block, the terms of the block's sums and the
+  // contacts that changed of that part (team.hpp, RunHeads).
   BalancedRuns runs;
-  std::vector<std::size_t> headBlock;
-  std::vector<std::vector<BlockSumTerm>> headTerms;
-  std::vector<std::vector<std::uint32_t>> headChanged;
+  struct Head {
+    std::vector<BlockSumTerm> terms;
+    std::vector<std::uint32_t> changed;
+  };
+  RunHeads<Head> heads;
 };
 
 // The order of the contact stage's sums. ContactIndex: a body adds its contacts in increasing

@@ -468,24 +468,18 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
 #pragma omp single
     {
       scratch.runs.prepare(team.threads);
-      scratch.headBlock.assign(team.threads, IntegratorScratch::npos);
-      scratch.headFirst.resize(team.threads);
-      scratch.headTerms.resize(team.threads);
+      scratch.heads.prepare(team.threads);
     }  // (implicit barrier)
     const std::size_t me = team.thread;
     const auto [q0, q1] = scratch.runs.run(me, nBatches);
     const std::size_t i0 = std::min(n, q0 * kLanes), i1 = std::min(n, q1 * kLanes);
     const BalancedRuns::Timer timer(scratch.runs, me);
-    for (std::size_t a = i0; a < i1;) {
-      const std::size_t b = a / kEnergyBlock, end = std::min(i1, (b + 1) * kEnergyBlock);
+    forEachBlockPart(i0, i1, kEnergyBlock, [&](std::size_t a, std::size_t end, std::size_t b, bool blockHead) {
       // (the run's head, inside a block whose first bodies are another thread's: its terms kept)
-      const bool head = !perBody && a != b * kEnergyBlock;
-      if (head) {
-        scratch.headBlock[me] = b;
-        scratch.headFirst[me] = a;
-        scratch.headTerms[me].resize(end - a);
-      }
-      TermSink sink{p, head ? scratch.headTerms[me].data() : terms, head ? a : 0, {}, perBody || head};
+      const bool head = !perBody && blockHead;
+      std::vector<IntegratorScratch::Terms>* kept = head ? &scratch.heads.keep(me, b, a) : nullptr;
+      if (head) kept->resize(end - a);
+      TermSink sink{p, head ? kept->data() : terms, head ? a : 0, {}, perBody || head};
       for (std::size_t i = a; i < end; ++i) {
         // kLanes consecutive free spheres (the chunks start at multiples of kLanes, as blocks and runs do)
         if (i % kLanes == 0 && i + kLanes <= end && freeSpheres(p, i, homo, fastPath)) {
@@ -568,18 +562,14 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
         sink.put(i, t);
       }
       if (!perBody && !head) scratch.blocks[b] = sink.sums;
-      a = end;
-    }
+    });
   }
 
   scratch.runs.balance();
   // the runs' heads after the blocks' first bodies, in order
-  for (std::size_t t = 0; t < scratch.headBlock.size(); ++t) {
-    if (scratch.headBlock[t] == IntegratorScratch::npos) continue;
-    const std::vector<IntegratorScratch::Terms>& h = scratch.headTerms[t];
-    for (std::size_t j = 0; j < h.size(); ++j)
-      addTerms(p, scratch.blocks[scratch.headBlock[t]], scratch.headFirst[t] + j, h[j]);
-  }
+  scratch.heads.replay([&](std::size_t b, std::size_t first, const std::vector<IntegratorScratch::Terms>& kept) {
+    for (std::size_t j = 0; j < kept.size(); ++j) addTerms(p, scratch.blocks[b], first + j, kept[j]);
+  });
   if (perBody) {
 #pragma omp parallel for schedule(static) if (n > kParallelThreshold)
     for (std::size_t b = 0; b < nBlocks; ++b) scratch.blocks[b] = sumTerms(p, terms, b);

@@ -59,10 +59,9 @@ struct IntegratorScratch {
   std::size_t fastest = npos;         // slot of the largest m |v_n|^2 + w_n . I w_n, lowest user id on ties
   std::size_t firstNonFinite = npos;  // slot of the lowest user id with a non-finite position or velocity, or npos
   BalancedRuns runs;                  // the threads' runs of bodies (integrate)
-  // Where a thread's run begins inside a block (headBlock: npos where not): its first body and its
-  // bodies' terms, added to the block's sums after the part before it.
-  std::vector<std::size_t> headBlock, headFirst;
-  std::vector<std::vector<Terms>> headTerms;
+  // Where a thread's run begins inside a block: its bodies' terms, added to the block's sums after
+  // the part before it (team.hpp, RunHeads).
+  RunHeads<std::vector<Terms>> heads;
 };
 
 inline constexpr std::size_t kEnergyBlock = 1024;

@@ -6,6 +6,7 @@
 #include <omp.h>
 #endif
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <utility>
@@ -58,6 +59,55 @@ class BalancedRuns {
   std::vector<double> bounds_{0.0, 1.0};  // the runs' bounds as shares of the items (threads + 1)
   std::vector<double> seconds_{0.0};      // each run's time at the last use
   std::size_t at(std::size_t t, std::size_t n) const;
+};
+
+// A run's parts in blocks of `block` items (the blocks of sums taken in item order): part(begin,
+// end, b, head) for each block b that the run [first, last) meets, in order. head: the part begins
+// inside block b, whose first items are another run's, so what it adds to b's sums is kept and added
+// after the part before it (RunHeads): the same bits wherever the runs end.
+template <class Part>
+void forEachBlockPart(std::size_t first, std::size_t last, std::size_t block, Part&& part) {
+  for (std::size_t a = first; a < last;) {
+    const std::size_t b = a / block, end = std::min(last, (b + 1) * block);
+    part(a, end, b, a != b * block);
+    a = end;
+  }
+}
+
+// What each thread's run keeps of the block it begins inside (forEachBlockPart's head), added to
+// that block's sums after the runs, thread by thread (each head follows the part of the thread
+// before it).
+template <class Kept>
+class RunHeads {
+ public:
+  // No heads (call from one thread, before the runs).
+  void prepare(std::size_t threads) {
+    block_.assign(threads, kNone);
+    first_.resize(threads);
+    kept_.resize(threads);
+  }
+  // Thread t's head is the part of block b from item `first`: what it keeps.
+  Kept& keep(std::size_t t, std::size_t b, std::size_t first) {
+    block_[t] = b;
+    first_[t] = first;
+    return kept_[t];
+  }
+  // add(b, first, kept) for each head, in thread order (after the runs).
+  template <class Add>
+  void replay(Add&& add) const {
+    for (std::size_t t = 0; t < block_.size(); ++t)
+      if (block_[t] != kNone) add(block_[t], first_[t], kept_[t]);
+  }
+  // Heads at the last use (a test asks that some run began inside a block).
+  std::size_t count() const {
+    return static_cast<std::size_t>(
+        std::count_if(block_.begin(), block_.end(), [](std::size_t b) { return b != kNone; }));
+  }
+
+ private:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> block_, first_;
+  std::vector<Kept> kept_;
 };
 
 }  // namespace dem

@@ -212,7 +212,7 @@ BOOST_AUTO_TEST_CASE(contact_stage_in_contact_order_same_bits_for_1_2_3_threads)
     run.r = contactStage(run.p, s.materials, contacts, s.dt(), scratch, s.law, &shift, s.hasDashpots(),
                          SumOrder::ContactIndex);
     for (const auto& d : scratch.deferred) run.deferred += d.size();
-    for (const std::size_t b : scratch.headBlock) run.heads += b != ~std::size_t{0};
+    run.heads = scratch.heads.count();
     runs.push_back(std::move(run));
   }
   omp_set_num_threads(saved);
