@@ -433,7 +433,8 @@ void ContactStore::updateAdjacency(const Particles& p, std::size_t visited, bool
   // each list in the order of the partners' user ids (no two contacts join the same bodies); by
   // index, as filled
   const auto n = static_cast<std::ptrdiff_t>(nParticles);
-#pragma omp parallel for schedule(static) if (byUser && n > static_cast <std::ptrdiff_t>(kParallelThreshold))
+  const bool parallel = byUser && nParticles > kParallelThreshold;
+#pragma omp parallel for schedule(static) if (parallel)
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     if (!byUser) continue;
     std::uint32_t* first = adjEntry_.data() + adjOffset_[static_cast<std::size_t>(i)];
