@@ -228,11 +228,33 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     return due(o.csv.interval) || due(o.contacts.interval) || due(o.vtk.interval) || due(o.checkpointInterval) ||
            due(options.lastGoodInterval) || unbalancedForceDue(n) || (options.stop && options.stop->load() != 0);
   };
+  // The steps the run may end with, where its final outputs (snapshot, final state) read the whole
+  // state; the time after a step is known before it only while dt is fixed (the automatic dt may
+  // grow: every step of a run with a stop time then), and is taken from 8 steps before the stop time.
+  const bool endReads = vtk || (writes && !o.finalState.empty());
+  const auto mayEndAfter = [&](std::uint64_t n) {
+    if (!endReads) return false;
+    const bool checked = (stop.unbalancedForce || stop.kineticEnergy) && stop.interval != 0 && n % stop.interval == 0;
+    const bool timed = stop.time && (scene.dtSafety() > 0.0 || scene.time + 8.0 * scene.dt() >= *stop.time);
+    return n >= last || checked || timed;
+  };
+  // The contacts' results are kept (Scene::keepContactResults) at the steps whose outputs, checks
+  // or end read them; the other steps write them nowhere. The scene's setting is restored after.
+  struct ResultsSetting {
+    Scene& scene;
+    const bool was = scene.keepsContactResults();
+    ~ResultsSetting() { scene.keepContactResults(was); }
+  } resultsSetting{scene};
   while (scene.stepCount < last && !timeReached(scene, stop)) {
     if (scene.stepCount % options.lastGoodInterval == 0 && scene.stepCount != good.step()) keepGood();
     try {
-      if (options.step) options.step(scene, wholeAfter(scene.stepCount + 1));
-      else scene.step();  // throws RunawayError (solver/runaway.hpp)
+      if (options.step) {
+        options.step(scene, wholeAfter(scene.stepCount + 1));
+      } else {
+        const std::uint64_t n = scene.stepCount + 1;
+        scene.keepContactResults(wholeAfter(n) || mayEndAfter(n));
+        scene.step();  // throws RunawayError (solver/runaway.hpp)
+      }
     } catch (const RunawayError& e) {
       out.runaway.emplace(e.what(), e.step, e.particle, scene.dt(), e.dtCritical);
       out.lastGoodStep = good.step();
@@ -269,7 +291,8 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
       fail(e, RunError::Kind::Output);
     }
     bar.update(n, scene.time);
-    if (options.stop && options.stop->load() != 0 && scene.stepCount < last) {
+    // (a stop request that came during a step without the contacts' results: one step more, with them)
+    if (options.stop && options.stop->load() != 0 && scene.stepCount < last && scene.contacts.resultColumns()) {
       if (writes) stopCleanly(scene, o, csv.get(), contactsCsv.get(), outputState(), out);
       out.stopSignal = options.stop->load();
       bar.finish(scene.stepCount, scene.time);

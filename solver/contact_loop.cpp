@@ -95,14 +95,15 @@ struct LaneOutputs {
 
 // The columns of kLanes consecutive contacts from k0 (a multiple of kLanes: aligned vector loads),
 // column c at c * stride from one pointer (ContactStore::batch), a column of the results' group
-// `shift` columns before (ContactStore::resultsShift: the tiles without the dashpots' group). Passed
+// `shift` columns before (ContactStore::resultsShift: the tiles without the dashpots' group), or
+// nowhere (results nullptr: the store keeps no results at this step). Passed
 // by value, so that the pointers stay in registers across the stores (no reload after each masked
 // store); two pointers and no stride member (it is a constant), so that the call passes them in
 // registers: built on the stack, the struct was read back whole while its parts were still being
 // stored (a failed store-to-load forward, a third of evaluateBlock's own samples).
 struct ColumnBatch {
   double* base;     // ContactStore::batch(k0)
-  double* results;  // base - shift * stride
+  double* results;  // base - shift * stride, or nullptr
   static constexpr std::size_t stride = ContactStore::stride();
   Lanes load(std::size_t c) const { return Lanes(base + c * stride, stdx::vector_aligned); }
   V3<Lanes> v3(std::size_t c) const { return {load(c), load(c + 1), load(c + 2)}; }
@@ -117,7 +118,7 @@ struct ColumnBatch {
 };
 ColumnBatch columnBatch(ContactStore& cs, std::size_t k0) {
   double* base = cs.batch(k0);
-  return {base, base - cs.resultsShift() * cs.stride()};
+  return {base, cs.resultColumns() ? base - cs.resultsShift() * cs.stride() : nullptr};
 }
 
 // Stages contact k in lane j if it goes through the kernel: real at the last step, or its bodies
@@ -192,8 +193,8 @@ struct BatchInput {
 };
 
 // The kernel (contact_kernel.hpp) on a batch of kLanes consecutive contacts: every lane computed, the
-// results stored into the columns for the kernel lanes (inKernel), the history (frame, normal,
-// point) only where the bodies touch.
+// results stored into the columns for the kernel lanes (inKernel) where the store keeps them, the
+// history (frame, normal) and the point only where the bodies touch.
 template <class Law, bool Dashpots>
 [[gnu::noinline]] void kernelBatch(const LaneInputs<inCount>& in, const ColumnBatch cb, double dtScalar,
                                    LaneOutputs& out) {
@@ -209,11 +210,13 @@ template <class Law, bool Dashpots>
         cb.store(col::ux, kernel, V3<Lanes>{r.uN, r.state.sY, r.state.sZ});
         cb.store(col::phix, kernel, r.h.phi);
         if constexpr (Dashpots) cb.store(col::dampN, kernel, V3<Lanes>{r.state.dN, r.state.dY, r.state.dZ});
-        cb.store(col::fx, kernel, r.force);
-        cb.store(col::t1x, kernel, r.torque1);
-        cb.store(col::t2x, kernel, r.torque2);
-        cb.store(col::elastic, kernel, r.elastic);
-        cb.store(col::dissipated, kernel, r.slip);
+        if (cb.results) {
+          cb.store(col::fx, kernel, r.force);
+          cb.store(col::t1x, kernel, r.torque1);
+          cb.store(col::t2x, kernel, r.torque2);
+          cb.store(col::elastic, kernel, r.elastic);
+          cb.store(col::dissipated, kernel, r.slip);
+        }
         out.store(outF, r.force);
         out.store(outT1, r.torque1);
         out.store(outT2, r.torque2);
@@ -311,13 +314,16 @@ inline void finishBatch(ContactStore& cs, std::size_t k0, std::size_t end, const
                         const LaneOutputs& out, const LoadSink& sink, BlockSums& sums,
                         std::vector<std::uint32_t>& changed, std::vector<BlockSumTerm>* terms) {
   std::uint8_t* real = cs.realData();
+  const bool keepsResults = cs.resultColumns();
   const std::size_t n = std::min(kLanes, end - k0);
   for (std::size_t j = 0; j < n; ++j) {
     const std::size_t k = k0 + j;
     if (in.field[inKernel].v[j] == 0.0) {
       // apart, and not real at the last step: no force; the release of a separation was booked then
-      double& dissipated = cs.at(col::dissipated, k);
-      if (dissipated != 0.0) dissipated = 0.0;
+      if (keepsResults) {
+        double& dissipated = cs.at(col::dissipated, k);
+        if (dissipated != 0.0) dissipated = 0.0;
+      }
       if (sink.loads) sink.loads[k].energies = ContactEnergies{};
       continue;
     }

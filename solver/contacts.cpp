@@ -69,7 +69,18 @@ void ContactStore::setCellDist(std::size_t k, const Eigen::Vector3i& d) {
   cellCode_[k] = static_cast<std::uint8_t>(code);
 }
 
+void ContactStore::throwNoResults() {
+  throw std::logic_error(
+      "contact store: the contacts' results (force, torques, point, energies) were not kept at this step "
+      "(ContactStore::useResultColumns; Scene::keepContactResults)");
+}
+
 Contact ContactStore::get(std::size_t k) const {
+  if (!resultColumns_) throwNoResults();
+  return getWithoutResults(k);
+}
+
+Contact ContactStore::getWithoutResults(std::size_t k) const {
   Contact c;
   c.id1 = id1_[k];
   c.id2 = id2_[k];
@@ -80,8 +91,13 @@ Contact ContactStore::get(std::size_t k) const {
     c.params.fill(kUnmixed);
     return c;
   }
-  c.elastic = at(col::elastic, k);
-  c.dissipated = at(col::dissipated, k);
+  if (resultColumns_) {
+    c.elastic = at(col::elastic, k);
+    c.dissipated = at(col::dissipated, k);
+    c.force = vec(col::fx, k);
+    c.torque1 = vec(col::t1x, k);
+    c.torque2 = vec(col::t2x, k);
+  }
   for (std::size_t i = 0; i < kMaxLawParams; ++i) c.params[i] = at(col::param + i, k);
   c.damp = vec(col::dampN, k);
   c.frame = Quat(at(col::qw, k), at(col::qx, k), at(col::qy, k), at(col::qz, k));
@@ -89,9 +105,6 @@ Contact ContactStore::get(std::size_t k) const {
   c.point = vec(col::px, k);
   c.u = vec(col::ux, k);
   c.phi = vec(col::phix, k);
-  c.force = vec(col::fx, k);
-  c.torque1 = vec(col::t1x, k);
-  c.torque2 = vec(col::t2x, k);
   return c;
 }
 
@@ -155,35 +168,61 @@ void ContactStore::reallocate(std::size_t capacity) {
 bool ContactStore::useDashpotColumns(bool keep) {
   if (keep == dashpotColumns_) return true;
   const std::size_t tiles = capacity_ / kColumnPad, lanes = kColumnPad;
+  const std::size_t tail = resultColumns_ ? kResultColumns : 0;  // (the results' group behind)
   if (!keep) {
     for (std::size_t k = 0; k < limit_; ++k)
       for (std::size_t c = col::dashpotsBegin; c < col::resultsBegin; ++c)
         if (!positiveZero(data_[offset(c, k)])) return false;
     // each tile moved forward (to a place at or before its own), its columns in order, before the
     // buffer shrinks: every block is moved before anything is written over it
-    const std::size_t from = col::count * lanes, to = (col::count - kDashpotColumns) * lanes;
+    const std::size_t from = (col::dashpotsBegin + kDashpotColumns + tail) * lanes,
+                      to = (col::dashpotsBegin + tail) * lanes;
     double* d = data_.data();
     for (std::size_t t = 0; t < tiles; ++t) {
       std::memmove(d + t * to, d + t * from, col::dashpotsBegin * lanes * sizeof(double));
       std::memmove(d + t * to + col::dashpotsBegin * lanes, d + t * from + col::resultsBegin * lanes,
-                   (col::count - col::resultsBegin) * lanes * sizeof(double));
+                   tail * lanes * sizeof(double));
     }
     dashpotColumns_ = false;
     data_.resize(width() * capacity_);
     return true;
   }
   // the buffer grows, then each tile moves back (to a place at or after its own), from the last
-  data_.resize(col::count * capacity_);
-  const std::size_t from = (col::count - kDashpotColumns) * lanes, to = col::count * lanes;
+  data_.resize((col::resultsBegin + tail) * capacity_);
+  const std::size_t from = (col::dashpotsBegin + tail) * lanes, to = (col::resultsBegin + tail) * lanes;
   double* d = data_.data();
   for (std::size_t t = tiles; t-- > 0;) {
     std::memmove(d + t * to + col::resultsBegin * lanes, d + t * from + col::dashpotsBegin * lanes,
-                 (col::count - col::resultsBegin) * lanes * sizeof(double));
+                 tail * lanes * sizeof(double));
     std::memmove(d + t * to, d + t * from, col::dashpotsBegin * lanes * sizeof(double));
     std::fill_n(d + t * to + col::dashpotsBegin * lanes, kDashpotColumns * lanes, 0.0);
   }
   dashpotColumns_ = true;
   return true;
+}
+
+void ContactStore::useResultColumns(bool keep) {
+  if (keep == resultColumns_) return;
+  const std::size_t tiles = capacity_ / kColumnPad, lanes = kColumnPad;
+  const std::size_t front = width() - (resultColumns_ ? kResultColumns : 0);  // (the columns before the group)
+  const std::size_t narrow = front * lanes, wide = (front + kResultColumns) * lanes;
+  double* d = data_.data();
+  if (!keep) {
+    // each tile's front moved forward (to a place at or before its own) before the buffer shrinks
+    for (std::size_t t = 1; t < tiles; ++t) std::memmove(d + t * narrow, d + t * wide, narrow * sizeof(double));
+    resultColumns_ = false;
+    data_.resize(width() * capacity_);
+    return;
+  }
+  // the buffer grows, then each tile moves back (to a place at or after its own), from the last
+  data_.resize((front + kResultColumns) * capacity_);
+  d = data_.data();
+  for (std::size_t t = tiles; t-- > 0;) {
+    std::memmove(d + t * wide, d + t * narrow, narrow * sizeof(double));
+    for (std::size_t c = col::resultsBegin; c < col::count; ++c)
+      std::fill_n(d + t * wide + (front + c - col::resultsBegin) * lanes, lanes, kDefault.v[c]);
+  }
+  resultColumns_ = true;
 }
 
 void ContactStore::resizeColumns(std::size_t n) {
@@ -272,8 +311,9 @@ std::size_t ContactStore::gatherVisitedColumns(const std::vector<std::uint8_t>& 
     ++front;
   }
   const std::size_t m = front;
-  for (std::size_t k = m; k < std::min(a, limit_); ++k)
-    if (data_[offset(col::dissipated, k)] != 0.0) data_[offset(col::dissipated, k)] = 0.0;
+  if (resultColumns_)
+    for (std::size_t k = m; k < std::min(a, limit_); ++k)
+      if (data_[offset(col::dissipated, k)] != 0.0) data_[offset(col::dissipated, k)] = 0.0;
   materialize(m);
   return m;
 }
@@ -292,7 +332,7 @@ void ContactStore::remove(std::size_t index) {
   const std::size_t last = size_ - 1;
   if (index != last) {
     const std::int64_t moved = index_.slot(key(last), keyAt());
-    set(index, get(last));
+    set(index, getWithoutResults(last));
     runGap_[index] = runGap_[last];
     inAdj_[index] = inAdj_[last];
     index_.setSlot(moved, static_cast<std::uint32_t>(index));

@@ -117,9 +117,11 @@ inline std::uint64_t pairKey(std::uint32_t a, std::uint32_t b) {
 }
 
 // The columns of doubles, one per scalar field of Contact (the frame as w, x, y, z), in three
-// groups: the history every law reads, [0, dashpotsBegin); the dashpots' coefficients and forces,
-// [dashpotsBegin, resultsBegin), which a store keeps only while some contact may have dashpots
-// (ContactStore::useDashpotColumns); the results of the step, [resultsBegin, count).
+// groups: the history every law reads and the contact point, [0, dashpotsBegin); the dashpots'
+// coefficients and forces, [dashpotsBegin, resultsBegin), which a store keeps only while some
+// contact may have dashpots (ContactStore::useDashpotColumns); the results of the step (force,
+// torques, energies), [resultsBegin, count), which a store keeps only for the steps whose readers
+// ask for them (ContactStore::useResultColumns).
 namespace col {
 enum : std::size_t {
   qw,
@@ -134,14 +136,14 @@ enum : std::size_t {
   uz,  // u
   phix,
   phiy,
-  phiz,   // phi
+  phiz,  // phi
+  px,
+  py,
+  pz,     // point (as the frame and normal, written where the bodies touch)
   param,  // params: kMaxLawParams columns from here (the dashpots' kDashpotParams last)
   dampN = param + kMaxLawParams,
   dampY,
   dampZ,  // damp
-  px,
-  py,
-  pz,  // point
   fx,
   fy,
   fz,  // force
@@ -155,11 +157,12 @@ enum : std::size_t {
   dissipated,
   count,
   dashpotsBegin = param + kMaxLawParams - kDashpotParams,
-  resultsBegin = px
+  resultsBegin = fx
 };
 }  // namespace col
-// The columns of the dashpots' group.
+// The columns of the dashpots' group, and of the results' group.
 inline constexpr std::size_t kDashpotColumns = col::resultsBegin - col::dashpotsBegin;
+inline constexpr std::size_t kResultColumns = col::count - col::resultsBegin;
 
 // The real contacts are sorted by (id1, id2) again when more than 1/kSortDisorder of them follow
 // one with a larger pair (ContactStore::partition, gatherReal). A sort permutes every column and
@@ -287,8 +290,11 @@ class ContactStore {
   // law parameters (the lean tier).
   std::size_t columnEnd() const { return limit_; }
   // Contact k as a value (a lean one's parameters kUnmixed), and its replacement (the pair must stay
-  // the same: ids are not re-indexed).
+  // the same: ids are not re-indexed). get throws std::logic_error while the store keeps no results
+  // (useResultColumns); getWithoutResults gives a default Contact's results then (for readers of the
+  // pair, the history and the parameters, at any step).
   Contact get(std::size_t k) const;
+  Contact getWithoutResults(std::size_t k) const;
   void set(std::size_t k, const Contact& c);
   // Index of the contact between a and b (either order), or -1.
   std::int64_t find(std::uint32_t a, std::uint32_t b) const { return index_.find(pairKey(a, b), keyAt()); }
@@ -332,19 +338,26 @@ class ContactStore {
     }
   }
   // Column c (col::*) of contact k; written only where the contact has its columns (k < columnEnd()).
-  // Writing a column of the dashpots' group where the store keeps none adds the group.
+  // Writing a column of a group the store keeps none of (dashpots, results) adds the group.
   double& at(std::size_t c, std::size_t k) {
     DEM_ASSERT(k < limit_, "ContactStore::at: a contact with columns");
-    if (!hasColumn(c)) useDashpotColumns(true);
+    if (!hasColumn(c)) {
+      if (c < col::resultsBegin) useDashpotColumns(true);
+      else useResultColumns(true);
+    }
     return data_[offset(c, k)];
   }
+  // (a column of the results' group while the store keeps none: std::logic_error, as get)
   double at(std::size_t c, std::size_t k) const {
+    if (c >= col::resultsBegin && !resultColumns_) throwNoResults();
     if (k < limit_ && hasColumn(c)) return data_[offset(c, k)];
     return k >= limit_ && c >= col::param && c < col::param + kMaxLawParams ? kUnmixed : defaultColumn(c);
   }
-  // Whether the tiles hold column c: all but the dashpots' group when the store keeps none (a
-  // contact then holds zeros there: its dashpots' coefficients and forces).
-  bool hasColumn(std::size_t c) const { return dashpotColumns_ || c < col::dashpotsBegin || c >= col::resultsBegin; }
+  // Whether the tiles hold column c: all but the groups the store keeps none of (a contact holds
+  // zeros in the dashpots' group then: its dashpots' coefficients and forces).
+  bool hasColumn(std::size_t c) const {
+    return c < col::dashpotsBegin || (c < col::resultsBegin ? dashpotColumns_ : resultColumns_);
+  }
   // Keep the dashpots' group of columns, or not: without it each contact holds less than
   // three-quarters of the doubles (a scene whose materials all have restitution 1 has no dashpots).
   // Dropping it is refused (and false returned) unless every contact holds +0 there; adding it gives
@@ -354,7 +367,19 @@ class ContactStore {
   // Where the results' group begins in a tile: col::resultsBegin less the dashpots' group when the
   // store keeps none (the contact loop's stores).
   std::size_t resultsShift() const { return dashpotColumns_ ? 0 : kDashpotColumns; }
-  std::size_t width() const { return dashpotColumns_ ? col::count : col::count - kDashpotColumns; }
+  std::size_t width() const {
+    return col::count - (dashpotColumns_ ? 0 : kDashpotColumns) - (resultColumns_ ? 0 : kResultColumns);
+  }
+  // Keep the results' group of columns (the step's force, torques and energies of each contact), or
+  // not. The contact stage writes them for the readers after the step (outputs, checkpoints, wall
+  // loads); no later step reads them, and without them each contact holds 11 doubles fewer (19 of
+  // 30 without dashpots: the memory and the stores of the contact loop). Adding the group gives
+  // every contact a default Contact's results, which is what the next contact stage leaves in those
+  // it does not evaluate: after that stage every contact holds what it would have held with the
+  // group kept throughout. Reading a result while the group is absent (get, records, at) throws
+  // std::logic_error. The tiles are moved in place (no second copy of the columns).
+  void useResultColumns(bool keep);
+  bool resultColumns() const { return resultColumns_; }
   // The contacts the contact loop visits at this step, gathered in front: those before realEnd()
   // (the real ones) and, moved right behind them (partitionBy's swaps), those of [realEnd(),
   // activeEnd()) with visit[k - realEnd()] != 0 (the loop's choice: real, or bodies that may touch
@@ -520,7 +545,9 @@ class ContactStore {
     while (r < size_ && real_[r]) ++r;
     std::size_t a = size_;
     const ContactStore& self = *this;  // (lean contacts read as their defaults)
-    while (a > r && !real_[a - 1] && self.at(col::dissipated, a - 1) == 0.0 && dormant(pair(a - 1))) --a;
+    while (a > r && !real_[a - 1] && (!resultColumns_ || self.at(col::dissipated, a - 1) == 0.0) &&
+           dormant(pair(a - 1)))
+      --a;
     realEnd_ = r;
     activeEnd_ = a;
     adjacencyValid_ = false;
@@ -609,8 +636,11 @@ class ContactStore {
   // Column c's place in a tile.
   std::size_t place(std::size_t c) const { return c >= col::resultsBegin ? c - resultsShift() : c; }
   bool dashpotColumns_ = true;
-  // Column c of contact k := v where the store holds c; where it does not (the dashpots' group) a
-  // value other than +0 adds the group first.
+  bool resultColumns_ = true;
+  [[noreturn]] static void throwNoResults();
+
+  // Column c of contact k := v where the store holds c; where it does not (the dashpots' or the
+  // results' group) a value other than +0 adds the group first.
   void put(std::size_t c, std::size_t k, double v) {
     if (hasColumn(c)) data_[offset(c, k)] = v;
     else if (!positiveZero(v)) at(c, k) = v;

@@ -38,12 +38,13 @@ void moveHistory(ContactStore& cs, std::size_t from, std::size_t to) {
   const double defaults[] = {d.frame.w(), d.frame.x(), d.frame.y(), d.frame.z(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
                              0.0,         0.0,         0.0,         0.0,         0.0, 0.0, 0.0, 0.0, 0.0};
   for (std::size_t i = 0; i < std::size(kHistory); ++i) {
-    if (!cs.hasColumn(kHistory[i])) continue;  // (the dashpots' forces of a store without them: zero)
+    if (!cs.hasColumn(kHistory[i])) continue;  // (a group the store keeps none of: dashpots, results)
     cs.at(kHistory[i], to) = cs.at(kHistory[i], from);
     cs.at(kHistory[i], from) = defaults[i];
   }
   // the giver holds what a contact that is not real holds: no force, torques or energy
-  for (std::size_t c = col::fx; c <= col::dissipated; ++c) cs.at(c, from) = 0.0;
+  if (cs.resultColumns())
+    for (std::size_t c = col::fx; c <= col::dissipated; ++c) cs.at(c, from) = 0.0;
   cs.realData()[to] = 1;
   cs.realData()[from] = 0;
   cs.noteRealChanged(static_cast<std::uint32_t>(from));

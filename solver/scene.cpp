@@ -298,6 +298,8 @@ void Scene::step() {
   const bool gradientChanged = cell && cell->velGrad() != cell->nextVelGrad();
   if (autoDtSafety_ > 0.0 && stepCount >= autoDtNext_) updateDtFromStiffness();
   if (!(dt_ > 0.0)) throw std::invalid_argument("scene: dt is not set; call setDt() with a value > 0");
+  // (the meshes' work and a rank's drives read the contacts' results: bookMeshWork, DriveWork)
+  contacts.useResultColumns(keepContactResults_ || !particles.meshes.empty() || sharedSums_.has_value());
   // the drives' work over the step that ended, its half at the forces still held from it, with this
   // step's dt as the contact law (drive_work.hpp)
   energy.boundaryWork += drives_.begin(particles, gravity, dt_, sharedSums_ ? &*sharedSums_ : nullptr, &contacts);

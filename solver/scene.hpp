@@ -182,6 +182,14 @@ class Scene {
   SumOrder sumOrder() const {
     return particles.userOrder && !userIdSums_ && !sharedSums_ ? SumOrder::ContactIndex : SumOrder::UserIds;
   }
+  // Whether the steps from now on keep each contact's results (its force, torques, point and
+  // energies: ContactStore::useResultColumns) for readers after the step: outputs, checkpoints,
+  // wall loads, the unbalanced force. On by default. Off, a step writes them nowhere (the bodies'
+  // forces and the ledger are the same bits), unless the scene reads them itself (moving meshes'
+  // work, a rank's drives: shared sums); reading them after such a step throws std::logic_error.
+  // dem-run keeps them for the steps its outputs, checks and stop conditions read (io/runner.cpp).
+  void keepContactResults(bool keep) { keepContactResults_ = keep; }
+  bool keepsContactResults() const { return keepContactResults_; }
   // The ledger's sums over some of the bodies, exact, combined by `sums.combine` (a rank of a
   // distributed scene: shared_sums.hpp, mpi/distributed_scene.hpp); sums in the order of user ids.
   // `sums.owned` names a flag for every slot. std::nullopt: the scene's own sums over all bodies.
@@ -228,6 +236,7 @@ class Scene {
  private:
   double dt_ = 0.0;
   std::optional<SharedSums> sharedSums_;
+  bool keepContactResults_ = true;
   double autoDtSafety_ = 0.0;  // > 0: dt from the global-stiffness estimate
   std::uint64_t autoDtInterval_ = 0;
   std::uint64_t autoDtNext_ = 0;  // step at which the estimate is evaluated next

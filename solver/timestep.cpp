@@ -107,7 +107,7 @@ std::vector<BodyStiffness> bodyBlocks(const Particles& p, const ContactStore& co
                 static_cast<std::uint32_t>(q)};
   std::sort(order.begin(), order.end());
   for (const auto& [key, q] : order) {
-    Contact c = contacts.get(q);
+    Contact c = contacts.getWithoutResults(q);  // (the pair, history and parameters: at any step)
     Vec3 n, point;
     double uN = 0.0;
     if (!activeGeometry(p, c, selection, cellH, n, point, uN)) continue;

@@ -541,4 +541,147 @@ BOOST_AUTO_TEST_CASE(a_store_without_dashpots_keeps_no_dashpot_columns) {
   BOOST_TEST(withDashpots > 0u);
 }
 
+// A contact with the defaults of a Contact in its results (force, torques, energies).
+static Contact withoutResults(Contact c) {
+  const Contact d;
+  c.force = d.force;
+  c.torque1 = d.torque1;
+  c.torque2 = d.torque2;
+  c.elastic = d.elastic;
+  c.dissipated = d.dissipated;
+  return c;
+}
+
+// The results' group dropped and added back in place, with and without the dashpots' group beside
+// it: every other column keeps its values, the results come back as a default Contact's, and
+// reading a result while the group is absent throws.
+BOOST_AUTO_TEST_CASE(the_results_group_dropped_and_added_in_place) {
+  Scene s = stirredPour(1500);
+  ContactStore& cs = s.contacts;
+  BOOST_TEST_REQUIRE(!cs.dashpotColumns());
+  BOOST_TEST_REQUIRE(cs.resultColumns());
+  const std::vector<Contact> before = cs.values();
+  std::size_t real = 0, withForce = 0;
+  for (const Contact& c : before) {
+    real += c.real;
+    withForce += c.force != Vec3::Zero();
+  }
+  BOOST_TEST_REQUIRE(real > 50u);
+  BOOST_TEST_REQUIRE(withForce > 50u);
+  BOOST_TEST_REQUIRE(cs.columnEnd() > 2 * kColumnPad);
+
+  cs.useResultColumns(false);
+  BOOST_TEST(!cs.resultColumns());
+  BOOST_TEST(cs.width() == col::count - kDashpotColumns - kResultColumns);
+  BOOST_CHECK_THROW(cs.get(0), std::logic_error);
+  BOOST_CHECK_THROW(cs.values(), std::logic_error);
+  BOOST_CHECK_THROW(static_cast<const ContactStore&>(cs).at(col::fx, 0), std::logic_error);
+  // every column it keeps, as before
+  const auto sameKept = [&] {
+    std::size_t differ = 0;
+    const ContactStore& c = cs;
+    for (std::size_t k = 0; k < cs.size(); ++k)
+      for (std::size_t col = 0; col < col::resultsBegin; ++col) {
+        const Contact& b = before[k];
+        const double v[] = {b.frame.w(),  b.frame.x(), b.frame.y(), b.frame.z(), b.normal.x(), b.normal.y(),
+                            b.normal.z(), b.u.x(),     b.u.y(),     b.u.z(),     b.phi.x(),    b.phi.y(),
+                            b.phi.z(),    b.point.x(), b.point.y(), b.point.z()};
+        const double want = col < col::param   ? v[col]
+                            : col < col::dampN ? b.params[col - col::param]
+                                               : b.damp[static_cast<Eigen::Index>(col - col::dampN)];
+        differ += !dem::test::sameValue(c.at(col, k), want);
+      }
+    return differ;
+  };
+  BOOST_TEST(sameKept() == 0u);
+  BOOST_TEST_REQUIRE(cs.useDashpotColumns(true));  // (the dashpots' group added while the results are absent)
+  BOOST_TEST(cs.width() == col::count - kResultColumns);
+  BOOST_TEST(sameKept() == 0u);
+
+  cs.useResultColumns(true);
+  BOOST_TEST(cs.width() == col::count);
+  std::size_t differ = 0;
+  for (std::size_t k = 0; k < cs.size(); ++k) differ += !sameContact(cs.get(k), withoutResults(before[k]));
+  BOOST_TEST(differ == 0u);
+  BOOST_TEST_REQUIRE(cs.useDashpotColumns(false));
+  cs.useResultColumns(false);
+  BOOST_TEST(sameKept() == 0u);
+  // writing a result adds the group back (as a dashpots' column does): nothing is written nowhere
+  std::size_t k = 0;
+  while (!cs.real(k)) ++k;
+  cs.at(col::fx, k) = 1.5;
+  BOOST_TEST(cs.resultColumns());
+  BOOST_TEST(cs.get(k).force.x() == 1.5);
+  BOOST_TEST(sameKept() == 0u);
+}
+
+// Steps that keep no results (Scene::keepContactResults) leave every body and the ledger the same
+// bits as steps that keep them, and the first step that keeps them again has every contact's results
+// as if they had been kept throughout: a deposition with dashpots (walls and spheres) and a sheared
+// periodic packing whose cell flips, on a pattern of steps with and without results.
+BOOST_AUTO_TEST_CASE(steps_without_results_same_bits) {
+  const auto compare = [](Scene a, Scene b, std::uint64_t steps) {
+    std::size_t kept = 0, notKept = 0;
+    for (std::uint64_t n = 1; n <= steps; ++n) {
+      const bool keep = n % 7 == 0 || (n / 40) % 2 == 1;  // (single steps, and runs of 40)
+      b.keepContactResults(keep);
+      a.step();
+      b.step();
+      const Particles &p = a.particles, &q = b.particles;
+      BOOST_TEST_REQUIRE(dem::test::sameBits(p.pos, q.pos));
+      BOOST_TEST_REQUIRE(dem::test::sameBits(p.vel, q.vel));
+      BOOST_TEST_REQUIRE(dem::test::sameBits(p.angVel, q.angVel));
+      BOOST_TEST_REQUIRE(dem::test::sameBits(p.force, q.force));
+      BOOST_TEST_REQUIRE(dem::test::sameBits(p.torque, q.torque));
+      BOOST_TEST_REQUIRE(dem::test::sameValue(a.energy.total(), b.energy.total()));
+      BOOST_TEST_REQUIRE(dem::test::sameValue(a.energy.elastic, b.energy.elastic));
+      BOOST_TEST_REQUIRE(b.contacts.resultColumns() == keep);
+      BOOST_TEST_REQUIRE(a.contacts.size() == b.contacts.size());
+      if (!keep) {
+        ++notKept;
+        BOOST_TEST_REQUIRE(b.contacts.width() < a.contacts.width());
+        BOOST_CHECK_THROW(b.contacts.values(), std::logic_error);
+        continue;
+      }
+      ++kept;
+      std::size_t differ = 0;
+      for (std::size_t k = 0; k < a.contacts.size(); ++k) differ += !sameContact(a.contacts.get(k), b.contacts.get(k));
+      BOOST_TEST_REQUIRE(differ == 0u);
+    }
+    BOOST_TEST(kept > 10u);
+    BOOST_TEST(notKept > 10u);
+    std::size_t real = 0;
+    for (std::size_t k = 0; k < a.contacts.size(); ++k) real += a.contacts.real(k);
+    BOOST_TEST(real > 100u);
+  };
+  DepositionSpec spec;
+  spec.n = 400;
+  spec.speed = 0.3;
+  Scene d = depositionScene(spec);
+  for (Material& m : d.materials) m.restitution = 0.7;
+  d.run(1500);
+  BOOST_TEST_REQUIRE(d.contacts.dashpotColumns());
+  compare(d, d, 200);
+
+  PeriodicLatticeSpec lattice;
+  lattice.m = 9;
+  lattice.radius = 0.52 / 9;
+  lattice.jitter = 0.1;
+  lattice.speed = 0.3;
+  lattice.damping = 0.2;
+  Scene c = periodicLatticeScene(lattice);
+  Mat3 L = Mat3::Zero();
+  L(0, 1) = 0.8 / (200 * c.dt());
+  c.cell->setVelGrad(L);
+  c.cell->flipFlippable = true;
+  c.startOnAffineField();
+  compare(c, c, 240);
+
+  // a scene with a mesh keeps them (the meshes' work reads them)
+  Scene m = stirredPour(20, true);
+  m.keepContactResults(false);
+  m.step();
+  BOOST_TEST(m.contacts.resultColumns());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
