@@ -11,6 +11,7 @@
 #include "solver/column_buffer.hpp"
 #include "solver/facet_geometry.hpp"
 #include "unit/same_bits.hpp"
+#include "unit/test_scenes.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -528,12 +529,7 @@ BOOST_AUTO_TEST_CASE(a_store_without_dashpots_keeps_no_dashpot_columns) {
   BOOST_TEST(differ == 0u);
 
   // with dashpots the scene keeps them
-  DepositionSpec spec;
-  spec.n = 400;
-  spec.speed = 0.3;
-  Scene d = depositionScene(spec);
-  for (Material& m : d.materials) m.restitution = 0.7;
-  d.run(50);
+  const Scene d = dem::test::pourWithDashpots(50);
   BOOST_TEST(d.contacts.dashpotColumns());
   std::size_t withDashpots = 0;
   for (std::size_t j = 0; j < d.contacts.columnEnd(); ++j)
@@ -654,27 +650,10 @@ BOOST_AUTO_TEST_CASE(steps_without_results_same_bits) {
     for (std::size_t k = 0; k < a.contacts.size(); ++k) real += a.contacts.real(k);
     BOOST_TEST(real > 100u);
   };
-  DepositionSpec spec;
-  spec.n = 400;
-  spec.speed = 0.3;
-  Scene d = depositionScene(spec);
-  for (Material& m : d.materials) m.restitution = 0.7;
-  d.run(1500);
+  const Scene d = dem::test::pourWithDashpots(1500);
   BOOST_TEST_REQUIRE(d.contacts.dashpotColumns());
   compare(d, d, 200);
-
-  PeriodicLatticeSpec lattice;
-  lattice.m = 9;
-  lattice.radius = 0.52 / 9;
-  lattice.jitter = 0.1;
-  lattice.speed = 0.3;
-  lattice.damping = 0.2;
-  Scene c = periodicLatticeScene(lattice);
-  Mat3 L = Mat3::Zero();
-  L(0, 1) = 0.8 / (200 * c.dt());
-  c.cell->setVelGrad(L);
-  c.cell->flipFlippable = true;
-  c.startOnAffineField();
+  const Scene c = dem::test::shearedLattice(9, 0.52 / 9, 200);
   compare(c, c, 240);
 
   // a scene with a mesh keeps them (the meshes' work reads them)

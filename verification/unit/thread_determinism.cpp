@@ -2,9 +2,10 @@
 #include "solver/builders.hpp"
 #include "solver/contact_loop.hpp"
 #include "unit/same_bits.hpp"
+#include "unit/test_scenes.hpp"
 
-#include <boost/test/unit_test.hpp>
 #include <omp.h>
+#include <boost/test/unit_test.hpp>
 
 #include <cstring>
 #include <random>
@@ -110,7 +111,8 @@ BOOST_AUTO_TEST_CASE(aspherical_and_clumps_same_bits_for_1_2_4_threads) {
     for (int threads : {1, 2, 4}) {
       omp_set_num_threads(threads);
       Scene s = gas(3000);
-      for (std::size_t i = 0; i < s.particles.size(); ++i) s.particles.inertia[i] = s.particles.inertia[i].cwiseProduct(Vec3(1, 1.5, 2));
+      for (std::size_t i = 0; i < s.particles.size(); ++i)
+        s.particles.inertia[i] = s.particles.inertia[i].cwiseProduct(Vec3(1, 1.5, 2));
       s.setRotationAlgorithm(a);
       std::mt19937_64 rng(7);
       std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -146,18 +148,7 @@ BOOST_AUTO_TEST_CASE(periodic_shear_same_bits_for_1_2_4_threads) {
   std::vector<Scene> runs;
   for (int threads : {1, 2, 4}) {
     omp_set_num_threads(threads);
-    PeriodicLatticeSpec spec;
-    spec.m = 13;
-    spec.radius = 0.5 / 13;
-    spec.jitter = 0.1;
-    spec.speed = 0.3;
-    spec.damping = 0.2;
-    Scene s = periodicLatticeScene(spec);
-    Mat3 L = Mat3::Zero();
-    L(0, 1) = 0.8 / (200 * s.dt());
-    s.cell->setVelGrad(L);
-    s.cell->flipFlippable = true;
-    s.startOnAffineField();
+    Scene s = dem::test::shearedLattice(13, 0.5 / 13, 200);
     s.run(200);
     runs.push_back(std::move(s));
   }
