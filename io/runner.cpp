@@ -228,10 +228,11 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
     return due(o.csv.interval) || due(o.contacts.interval) || due(o.vtk.interval) || due(o.checkpointInterval) ||
            due(options.lastGoodInterval) || unbalancedForceDue(n) || (options.stop && options.stop->load() != 0);
   };
-  // The steps the run may end with, where its final outputs (snapshot, final state) read the whole
-  // state; the time after a step is known before it only while dt is fixed (the automatic dt may
-  // grow: every step of a run with a stop time then), and is taken from 8 steps before the stop time.
-  const bool endReads = vtk || (writes && !o.finalState.empty());
+  // The steps the run may end with, where its final outputs (snapshot, final state) or the caller
+  // (RunOptions::contactResultsAfter) read the whole state; the time after a step is known before
+  // it only while dt is fixed (the automatic dt may grow: every step of a run with a stop time
+  // then), and is taken from 8 steps before the stop time.
+  const bool endReads = options.contactResultsAfter || vtk || (writes && !o.finalState.empty());
   const auto mayEndAfter = [&](std::uint64_t n) {
     if (!endReads) return false;
     const bool checked = (stop.unbalancedForce || stop.kineticEnergy) && stop.interval != 0 && n % stop.interval == 0;

@@ -11,6 +11,8 @@
 #include <atomic>
 #include <filesystem>
 #include <new>
+#include <stdexcept>
+#include <vector>
 
 using namespace dem;
 using namespace dem::io;
@@ -93,6 +95,46 @@ BOOST_AUTO_TEST_CASE(a_stop_request_ends_the_run_with_a_checkpoint) {
               saved.contacts.get(k).torque1 != l.scene.contacts.get(k).torque1;
   BOOST_TEST(saved.contacts.size() == l.scene.contacts.size());
   BOOST_TEST(differ == 0u);
+  std::filesystem::remove_all(dir);
+}
+
+// The contacts' results are kept (Scene::keepContactResults) at the steps whose outputs (the CSV
+// every 10 steps, the checkpoint every 300), last-good copies (every 500) or end read them, and
+// at no other; the last step keeps them unless the caller reads nothing after the run
+// (RunOptions::contactResultsAfter) and no final state or snapshot is written. The scene's own setting is restored
+// after the run.
+BOOST_AUTO_TEST_CASE(the_contacts_results_kept_at_the_steps_that_read_them) {
+  const auto dir = std::filesystem::temp_directory_path() / "dem-run-results-test";
+  for (const bool after : {true, false}) {
+    LoadedScene l = fallingSpheres(dir);
+    l.run.steps = 1003;
+    l.run.outputs.finalState.clear();
+    Particles& p = l.scene.particles;
+    for (std::size_t i = 0; i < p.size(); ++i)
+      if (!p.isBoundary(i)) p.pos[i].z() -= 0.040001;  // (the lower four spheres 1 um into the wall)
+    std::vector<std::uint64_t> kept;
+    l.scene.externalForces = [&](Particles&, double) {
+      if (l.scene.keepsContactResults()) kept.push_back(l.scene.stepCount + 1);
+    };
+    RunOptions options;
+    options.contactResultsAfter = after;
+    const RunOutcome r = runScene(l.scene, l.run, options);
+    BOOST_TEST(r.finished);
+    std::vector<std::uint64_t> expected;
+    for (std::uint64_t n = 1; n <= 1003; ++n)
+      if (n % 10 == 0 || n % 300 == 0 || n % 500 == 0 || (after && n == 1003)) expected.push_back(n);
+    BOOST_TEST(kept == expected, boost::test_tools::per_element());
+    BOOST_TEST(l.scene.contacts.resultColumns() == after);
+    BOOST_TEST(l.scene.keepsContactResults());
+    if (after) {
+      std::size_t real = 0;
+      for (const Contact& c : l.scene.contacts.records()) real += c.real;
+      BOOST_TEST(real > 0u);  // (the lower spheres on the wall)
+    } else {
+      BOOST_TEST(l.scene.contacts.size() > 0u);
+      BOOST_CHECK_THROW(l.scene.contacts.values(), std::logic_error);
+    }
+  }
   std::filesystem::remove_all(dir);
 }
 
