@@ -71,7 +71,7 @@ void ContactStore::setCellDist(std::size_t k, const Eigen::Vector3i& d) {
 
 void ContactStore::throwNoResults() {
   throw std::logic_error(
-      "contact store: the contacts' results (force, torques, point, energies) were not kept at this step "
+      "contact store: the contacts' results (force, torques, energies) were not kept at this step "
       "(ContactStore::useResultColumns; Scene::keepContactResults)");
 }
 
