@@ -182,8 +182,8 @@ class Scene {
   SumOrder sumOrder() const {
     return particles.userOrder && !userIdSums_ && !sharedSums_ ? SumOrder::ContactIndex : SumOrder::UserIds;
   }
-  // Whether the steps from now on keep each contact's results (its force, torques, point and
-  // energies: ContactStore::useResultColumns) for readers after the step: outputs, checkpoints,
+  // Whether the steps from now on keep each contact's results (its force, torques and energies:
+  // ContactStore::useResultColumns) for readers after the step: outputs, checkpoints,
   // wall loads, the unbalanced force. On by default. Off, a step writes them nowhere (the bodies'
   // forces and the ledger are the same bits), unless the scene reads them itself (moving meshes'
   // work, a rank's drives: shared sums); reading them after such a step throws std::logic_error.
