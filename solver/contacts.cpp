@@ -638,40 +638,36 @@ void ContactStore::sortIfDisordered(std::size_t real, bool known) {
   descentsKnown_ = true;
 }
 
+// In place: the order as indices sorted by their pairs (no copy of the keys), then each cycle of the
+// permutation applied by swaps (no copy of a column); besides the store, 8 bytes and a bit per contact.
 void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
   DEM_ASSERT(end <= limit_, "sortByBodies: contacts with columns");
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(end - begin);
-  for (std::size_t k = begin; k < end; ++k)
-    keyed[k - begin] = {pairKey(id1_[k], id2_[k]), static_cast<std::uint32_t>(k)};
-  std::sort(keyed.begin(), keyed.end());  // (pairs are unique: no ties)
-  std::vector<std::uint32_t> order(end - begin);
-  for (std::size_t m = 0; m < order.size(); ++m) order[m] = keyed[m].second;
+  const std::size_t n = end - begin;
+  std::vector<std::uint32_t> order(n);  // order[m]: the contact that goes to begin + m
+  for (std::size_t m = 0; m < n; ++m) order[m] = static_cast<std::uint32_t>(begin + m);
+  std::sort(order.begin(), order.end(), [this](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+  // (pairs are unique: no ties)
   bool moved = false;
-  for (std::size_t m = 0; m < order.size(); ++m) moved = moved || order[m] != begin + m;
+  for (std::size_t m = 0; m < n; ++m) moved = moved || order[m] != begin + m;
   if (!moved) return;
   // (the pair map's slots of the contacts that move, found while their ids are in place)
-  std::vector<std::int64_t> slots(order.size(), PairIndex::kAbsent);
-  for (std::size_t m = 0; m < order.size(); ++m)
-    if (order[m] != begin + m) slots[m] = index_.slot(key(order[m]), keyAt());
-  const auto apply = [&](auto& v) {
-    const auto old = std::vector<typename std::decay_t<decltype(v)>::value_type>(
-        v.begin() + static_cast<std::ptrdiff_t>(begin), v.begin() + static_cast<std::ptrdiff_t>(end));
-    for (std::size_t m = 0; m < order.size(); ++m) v[begin + m] = old[order[m] - begin];
-  };
-  std::vector<double> old(end - begin);
-  for (std::size_t c = 0; c < col::count; ++c) {
-    if (!hasColumn(c)) continue;
-    for (std::size_t m = 0; m < old.size(); ++m) old[m] = at(c, begin + m);
-    for (std::size_t m = 0; m < order.size(); ++m) at(c, begin + m) = old[order[m] - begin];
+  std::vector<std::uint32_t> slots(n);
+  for (std::size_t m = 0; m < n; ++m)
+    if (order[m] != begin + m) slots[m] = static_cast<std::uint32_t>(index_.slot(key(order[m]), keyAt()));
+  // A cycle m -> order[m] -> ...: swapping place j with the place of its contact now, order[j], puts
+  // that contact at j and the cycle's first contact at order[j], until the cycle closes.
+  std::vector<bool> placed(n, false);
+  for (std::size_t m = 0; m < n; ++m) {
+    if (placed[m]) continue;
+    for (std::size_t j = m;;) {
+      placed[j] = true;
+      const std::size_t from = order[j] - begin;
+      if (from == m) break;
+      swap(begin + j, begin + from);
+      j = from;
+    }
   }
-  apply(id1_);
-  apply(id2_);
-  apply(type_);
-  apply(real_);
-  if (!cellCode_.empty()) apply(cellCode_);
-  apply(runGap_);
-  apply(inAdj_);
-  for (std::size_t m = 0; m < order.size(); ++m)
+  for (std::size_t m = 0; m < n; ++m)
     if (order[m] != begin + m) index_.setSlot(slots[m], static_cast<std::uint32_t>(begin + m));
   adjacencyValid_ = false;
 }
