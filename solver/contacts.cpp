@@ -49,6 +49,7 @@ double ContactStore::defaultColumn(std::size_t c) { return kDefault.v[c]; }
 void ContactStore::setCellDist(std::size_t k, const Eigen::Vector3i& d) {
   if (cellCode_.empty()) {
     if (d.isZero()) return;
+    cellCode_.reserve(id1_.capacity());  // (the room reserved for the others: no growth by doubling)
     cellCode_.assign(size_, 0);
   }
   const auto refuse = [&](const std::string& why) {
