@@ -241,7 +241,7 @@ class PairIndex {
     tags_.clear();
     count_ = 0;
   }
-  // Room for n keys without rehashing: a table that must grow takes at least a quarter more slots
+  // Room for n keys without rehashing: a table that must grow takes room for a quarter more keys
   // (so that keys added a few at a time rehash O(log n) times).
   template <class KeyOf>
   void reserve(std::size_t n, KeyOf&& keyOf) {
