@@ -548,6 +548,7 @@ void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShi
 template <class Law>
 std::size_t gatherVisited(const Particles& p, const std::vector<Material>& materials, ContactStore& cs,
                           const PeriodicShift* shift, std::vector<std::uint8_t>& visit, BalancedRuns& runs) {
+  cs.coverRunGaps();
   chooseVisited(p, cs, shift, visit, runs);
   // (a contact first visited takes the law's parameters of its bodies: the mixing rule)
   return cs.gatherVisited(visit, [&](const ContactPair& c) {

@@ -151,7 +151,6 @@ void ContactStore::reserve(std::size_t n) {
   type_.reserve(n);
   real_.reserve(n);
   if (!cellCode_.empty()) cellCode_.reserve(n);
-  runGap_.reserve(n);
   inAdj_.reserve(n);
   index_.reserve(n, keyAt());
 }
@@ -237,7 +236,7 @@ void ContactStore::resizeColumns(std::size_t n) {
   type_.resize(n);
   real_.resize(n);
   if (!cellCode_.empty()) cellCode_.resize(n, 0);
-  runGap_.resize(n, kUnknownGap);
+  if (runGap_.size() > n) runGap_.resize(n);  // (the others' gaps are unknown)
   inAdj_.resize(n, 0);
   size_ = n;
 }
@@ -334,7 +333,7 @@ void ContactStore::remove(std::size_t index) {
   if (index != last) {
     const std::int64_t moved = index_.slot(key(last), keyAt());
     set(index, getWithoutResults(last));
-    runGap_[index] = runGap_[last];
+    if (index < runGap_.size()) runGap_[index] = recordedRunGap(last);
     inAdj_[index] = inAdj_[last];
     index_.setSlot(moved, static_cast<std::uint32_t>(index));
   }
@@ -372,7 +371,9 @@ void ContactStore::swap(std::size_t a, std::size_t b) {
   std::swap(type_[a], type_[b]);
   std::swap(real_[a], real_[b]);
   if (!cellCode_.empty()) std::swap(cellCode_[a], cellCode_[b]);
-  std::swap(runGap_[a], runGap_[b]);
+  const float gapA = recordedRunGap(a), gapB = recordedRunGap(b);
+  if (a < runGap_.size()) runGap_[a] = gapB;
+  if (b < runGap_.size()) runGap_[b] = gapA;
   std::swap(inAdj_[a], inAdj_[b]);
 }
 

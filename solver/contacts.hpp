@@ -415,9 +415,11 @@ class ContactStore {
   // (Collider::moveSinceRun; +inf: unknown): while gap - 2 move > 0 the contact cannot touch, and
   // the contact loop need not read its bodies. Neither changes any result (the loop's own test
   // would reject the same contacts).
+  // The gaps are held for the contacts before activeEnd() only (a dormant one's is unknown): a
+  // contact that moves behind them loses its gap (unknown: tested), which changes no result.
   template <class RunGap>
   void recordRunGaps(RunGap&& runGap) {
-    for (std::size_t k = 0; k < size_; ++k) runGap_[k] = kUnknownGap;
+    runGap_.assign(activeEnd(), kUnknownGap);
     for (std::size_t k = realEnd(); k < activeEnd(); ++k) runGap_[k] = floatBelow(runGap(pair(k)));
   }
   void setMoveSinceRun(double move) {
@@ -437,7 +439,17 @@ class ContactStore {
   void setBodyMove2Valid(bool valid) { bodyMove2Valid_ = valid && std::isfinite(moveSinceRun_); }
   const float* bodyMove2() const { return bodyMove2Valid_ ? bodyMove2_.data() : nullptr; }
   double moveSinceRun() const { return moveSinceRun_; }
-  const float* runGapData() const { return runGap_.data(); }
+  // Contact k's gap at the run as recorded (kUnknownGap where none is), and the gaps of the contacts
+  // before activeEnd() in one array (coverRunGaps first: after contacts were added or removed since
+  // the last partition, the active ones reach further).
+  float recordedRunGap(std::size_t k) const { return k < runGap_.size() ? runGap_[k] : kUnknownGap; }
+  void coverRunGaps() {
+    if (runGap_.size() < activeEnd()) runGap_.resize(activeEnd(), kUnknownGap);
+  }
+  const float* runGapData() const {
+    DEM_ASSERT(runGap_.size() >= activeEnd(), "runGapData: the active contacts' gaps (coverRunGaps)");
+    return runGap_.data();
+  }
   // The batch of contacts from k0 (a multiple of kLanes) for the contact loop: column c of contact
   // k0 + j at batch(k0) + c * stride() + j (j < kLanes); k0 < columnEnd().
   double* batch(std::size_t k0) { return data_.data() + offset(0, k0); }
@@ -672,7 +684,7 @@ class ContactStore {
   // Writes contact k's columns (k < limit_) from c.
   void setColumns(std::size_t k, const Contact& c);
   static constexpr float kUnknownGap = -std::numeric_limits<float>::infinity();
-  std::vector<float> runGap_;  // recordRunGaps, moved with each contact
+  std::vector<float> runGap_;  // recordRunGaps, moved with each contact (at most size_ of them)
   double moveSinceRun_ = std::numeric_limits<double>::infinity();
   std::vector<float> bodyMove2_;
   bool bodyMove2Valid_ = false;

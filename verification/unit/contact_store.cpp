@@ -367,7 +367,7 @@ BOOST_AUTO_TEST_CASE(dormant_contacts_never_touch_before_the_next_collider_run) 
         }
         const double reach = 2.0 * s.collider.moveSinceRun();
         for (std::size_t k = 0; k < s.contacts.size(); ++k) {
-          if (s.contacts.real(k) || !(static_cast<double>(s.contacts.runGapData()[k]) > reach)) continue;
+          if (s.contacts.real(k) || !(static_cast<double>(s.contacts.recordedRunGap(k)) > reach)) continue;
           ++skipped;
           if (!(gapNow(s.contacts.get(k)) > 0.0)) ++skippedOverlapping;
         }

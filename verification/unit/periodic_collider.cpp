@@ -135,7 +135,7 @@ static void checkDormantContactsApart(Scene& s, std::size_t steps, std::size_t m
       }
       const double reach = 2.0 * s.periodicCollider.moveSinceRun();
       for (std::size_t k = 0; k < s.contacts.size(); ++k) {
-        if (s.contacts.real(k) || !(static_cast<double>(s.contacts.runGapData()[k]) > reach)) continue;
+        if (s.contacts.real(k) || !(static_cast<double>(s.contacts.recordedRunGap(k)) > reach)) continue;
         ++skipped;
         if (!(gapNow(s.contacts.get(k)) > 0.0)) ++skippedOverlapping;
       }
