@@ -151,7 +151,6 @@ void ContactStore::reserve(std::size_t n) {
   type_.reserve(n);
   real_.reserve(n);
   if (!cellCode_.empty()) cellCode_.reserve(n);
-  inAdj_.reserve(n);
   index_.reserve(n, keyAt());
 }
 
@@ -237,7 +236,7 @@ void ContactStore::resizeColumns(std::size_t n) {
   real_.resize(n);
   if (!cellCode_.empty()) cellCode_.resize(n, 0);
   if (runGap_.size() > n) runGap_.resize(n);  // (the others' gaps are unknown)
-  inAdj_.resize(n, 0);
+  if (inAdj_.size() > n) inAdj_.resize(n);    // (the others are not listed)
   size_ = n;
 }
 
@@ -334,7 +333,7 @@ void ContactStore::remove(std::size_t index) {
     const std::int64_t moved = index_.slot(key(last), keyAt());
     set(index, getWithoutResults(last));
     if (index < runGap_.size()) runGap_[index] = recordedRunGap(last);
-    inAdj_[index] = inAdj_[last];
+    if (index < inAdj_.size()) inAdj_[index] = listed(last);
     index_.setSlot(moved, static_cast<std::uint32_t>(index));
   }
   resizeColumns(last);
@@ -374,7 +373,9 @@ void ContactStore::swap(std::size_t a, std::size_t b) {
   const float gapA = recordedRunGap(a), gapB = recordedRunGap(b);
   if (a < runGap_.size()) runGap_[a] = gapB;
   if (b < runGap_.size()) runGap_[b] = gapA;
-  std::swap(inAdj_[a], inAdj_[b]);
+  const std::uint8_t listedA = listed(a), listedB = listed(b);
+  if (a < inAdj_.size()) inAdj_[a] = listedB;
+  if (b < inAdj_.size()) inAdj_[b] = listedA;
 }
 
 void ContactStore::swapAdjacency(std::size_t a, std::size_t b) {
@@ -420,7 +421,8 @@ void ContactStore::adjacencyErase(std::uint32_t body, std::uint32_t entry) {
 void ContactStore::updateAdjacency(const Particles& p, std::size_t visited, bool byUser) {
   const std::size_t nParticles = p.size(), range = activeEnd();
   DEM_ASSERT(visited <= range, "updateAdjacency: the visited contacts are active");
-  if (adjacencyValid_ && adjParticles_ == nParticles && adjRange_ == range && adjByUser_ == byUser) {
+  if (adjacencyValid_ && adjParticles_ == nParticles && adjRange_ == range && adjByUser_ == byUser &&
+      inAdj_.size() >= range) {
     // the contacts that joined or left [0, visited) since the last call (few, as the loop's choice
     // changes): those before `visited` not listed, and those from there on listed
     std::vector<std::uint32_t>& joined = adjJoined_;
@@ -464,6 +466,7 @@ void ContactStore::updateAdjacency(const Particles& p, std::size_t visited, bool
   }
   for (std::size_t i = 0; i < nParticles; ++i) adjOffset_[i + 1] += adjOffset_[i];
   adjEntry_.resize(2 * range);
+  inAdj_.assign(range, 0);  // (only active contacts are listed)
   for (std::size_t k = 0; k < range; ++k) {
     const auto idx = static_cast<std::uint32_t>(k);
     inAdj_[k] = static_cast<std::uint8_t>(k < visited);
@@ -471,7 +474,6 @@ void ContactStore::updateAdjacency(const Particles& p, std::size_t visited, bool
     adjEntry_[adjOffset_[id1_[k]] + adjCount_[id1_[k]]++] = idx << 1;
     adjEntry_[adjOffset_[id2_[k]] + adjCount_[id2_[k]]++] = (idx << 1) | 1u;
   }
-  for (std::size_t k = range; k < size_; ++k) inAdj_[k] = 0;
   // each list in the order of the partners' user ids (no two contacts join the same bodies); by
   // index, as filled
   const auto n = static_cast<std::ptrdiff_t>(nParticles);
@@ -492,22 +494,22 @@ void ContactStore::updateAdjacency(const Particles& p, std::size_t visited, bool
 void ContactStore::assertAdjacency(const Particles& p) const {
   if constexpr (kAssertions) {
     for (std::size_t k = 0; k < size_; ++k)
-      DEM_ASSERT(!inAdj_[k] || k < adjRange_, "adjacency: only active contacts are listed");
-    std::size_t listed = 0;
+      DEM_ASSERT(!listed(k) || k < adjRange_, "adjacency: only active contacts are listed");
+    std::size_t entries = 0;
     for (std::size_t i = 0; i < adjParticles_; ++i) {
-      listed += adjCount_[i];
+      entries += adjCount_[i];
       DEM_ASSERT(adjOffset_[i] + adjCount_[i] <= adjOffset_[i + 1], "adjacency: each list within its room");
       for (std::uint32_t e = adjOffset_[i]; e < adjOffset_[i] + adjCount_[i]; ++e) {
         const std::uint32_t k = adjEntry_[e] >> 1;
-        DEM_ASSERT(k < size_ && inAdj_[k] && ((adjEntry_[e] & 1u) ? id2_[k] : id1_[k]) == i,
+        DEM_ASSERT(k < size_ && listed(k) && ((adjEntry_[e] & 1u) ? id2_[k] : id1_[k]) == i,
                    "adjacency: each entry names a listed contact of its own body");
         DEM_ASSERT(e == adjOffset_[i] || adjKey(p, adjEntry_[e - 1]) < adjKey(p, adjEntry_[e]),
                    "adjacency: each list in the order of the partners' user ids (or of the indices)");
       }
     }
     std::size_t flagged = 0;
-    for (std::size_t k = 0; k < size_; ++k) flagged += inAdj_[k];
-    DEM_ASSERT(listed == 2 * flagged, "adjacency: two entries for each listed contact");
+    for (std::size_t k = 0; k < size_; ++k) flagged += listed(k);
+    DEM_ASSERT(entries == 2 * flagged, "adjacency: two entries for each listed contact");
   } else {
     static_cast<void>(p);
   }
@@ -533,6 +535,8 @@ void ContactStore::assertInvariants(const Particles& p) const {
     DEM_ASSERT(id1_.size() == size_ && id2_.size() == size_ && type_.size() == size_ && real_.size() == size_ &&
                    (cellCode_.empty() || cellCode_.size() == size_),
                "every per-contact array holds size() entries");
+    DEM_ASSERT(runGap_.size() <= size_ && inAdj_.size() <= size_,
+               "the gaps at the run and the adjacency's flags for some of the contacts");
     DEM_ASSERT(data_.size() == width() * capacity_ && capacity_ >= limit_ && capacity_ % kColumnPad == 0,
                "columns padded");
     DEM_ASSERT(limit_ <= size_, "the lean tier holds the contacts from columnEnd()");

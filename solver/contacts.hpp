@@ -697,7 +697,10 @@ class ContactStore {
   CellOffsetTable cellOffsets_;
   PairIndex index_;
   std::vector<std::uint32_t> adjOffset_, adjCount_, adjEntry_;
-  std::vector<std::uint8_t> inAdj_;                 // contact k is listed in the adjacency (moved with each contact)
+  // Contact k is listed in the adjacency (moved with each contact; held for the contacts before the
+  // adjacency's range only, none while there is none: listed(k)).
+  std::vector<std::uint8_t> inAdj_;
+  std::uint8_t listed(std::size_t k) const { return k < inAdj_.size() ? inAdj_[k] : 0; }
   std::vector<std::uint32_t> adjJoined_, adjLeft_;  // updateAdjacency's scratch
   bool adjacencyValid_ = false;
   std::size_t adjParticles_ = 0, adjRange_ = 0;  // the bodies and the active contacts it was built for
