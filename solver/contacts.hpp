@@ -308,7 +308,7 @@ class ContactStore {
   // Appends c: in the lean tier when it holds defaults (holdsDefaults; its parameters are dropped:
   // the mixing rule's are taken when the contact loop visits it), else with its columns.
   void add(const Contact& c);
-  // Room for n contacts (the columns grow by a sixteenth when they are full, as the active ones need).
+  // Room for n contacts (the columns grow by a sixty-fourth when they are full, as the active ones need).
   void reserve(std::size_t n);
   // Removes the contact at `index` (the last one takes its place).
   void remove(std::size_t index);
