@@ -313,10 +313,16 @@ std::uint8_t contactForm(const Contact& c, const Particles& p, const std::vector
   return f;
 }
 
+// Version 12: whether the store keeps the contacts' results at this step (ContactStore::useResultColumns);
+// where it keeps none, the records hold a default Contact's results and the scene read back keeps
+// none either (reading them throws until a step keeps them again, as in the scene written).
 void writeContacts(Writer& w, const Scene& s) {
   const ContactStore& cs = s.contacts;
+  const bool results = cs.resultColumns();
+  w.pod(static_cast<std::uint8_t>(results));
   w.size(cs.size());
-  for (const Contact& c : cs.records()) {
+  for (std::size_t m = 0; m < cs.size(); ++m) {
+    const Contact c = results ? cs.get(m) : cs.getWithoutResults(m);
     w.pod(c.id1);
     w.pod(c.id2);
     w.pod(static_cast<std::uint8_t>(c.type));
@@ -345,6 +351,8 @@ void readContacts(Reader& r, Scene& s, std::uint32_t version) {
   // dashpot force; version 7: compact records (the smallest: ids, type, real, form, parameters,
   // dissipated, cellDist); version 9: the form's flags (the smallest: ids, type, real, form, cellDist)
   const std::size_t nParams = version >= 3 ? kMaxLawParams : 3;
+  const std::uint8_t results = version >= 12 ? r.pod<std::uint8_t>() : 1;
+  if (results > 1) r.fail("bad contacts' results flag");
   const std::size_t n = r.size(version >= 9   ? 8 + 3 + 3
                                : version >= 7 ? 8 + 3 + 8 * nParams + 8 + 12
                                               : 8 + 2 + 8 * nParams + 32 + 7 * 24 + (version >= 3 ? 24 : 0) + 16 +
@@ -388,6 +396,7 @@ void readContacts(Reader& r, Scene& s, std::uint32_t version) {
       for (int w = 0; w < 3; ++w) c.cellDist[w] = f & form::smallCell ? r.pod<std::int8_t>() : r.pod<std::int32_t>();
     cs.add(c);
   }
+  cs.useResultColumns(results != 0);
 }
 
 void writeClumps(Writer& w, const Clumps& clumps) {

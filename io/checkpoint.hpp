@@ -33,6 +33,10 @@
 // the particle arrays and the contacts are written by slot, as they are stored (spatial order,
 // Scene::setSpatialOrder, moves spheres to other slots); older files: every body in the slot of its
 // user id. Read back, it must be a permutation that moves only Particles::movable bodies.
+// Since version 12 a byte before the contacts: whether the store kept the contacts' results at
+// that step (ContactStore::useResultColumns; dem-run's copies of the last good state are taken at
+// steps that keep none); without them each record holds a default Contact's results, and the scene
+// read back keeps none until its next step (older files: kept).
 // Since version 4 the state of dem-run's output files at the checkpoint's step (OutputState: for each
 // file its length and an FNV-1a 64 checksum of those bytes, for a VTK collection the step of its
 // last snapshot), so that a restart can cut every output back to that step (io/output_files.hpp).
@@ -57,7 +61,7 @@
 
 namespace dem::io {
 
-inline constexpr std::uint32_t kCheckpointVersion = 11;
+inline constexpr std::uint32_t kCheckpointVersion = 12;
 
 class CheckpointError : public std::runtime_error {
  public:

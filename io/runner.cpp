@@ -223,10 +223,15 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
   const auto unbalancedForceDue = [&](std::uint64_t n) {
     return stop.unbalancedForce && stop.interval != 0 && n % stop.interval == 0;
   };
-  const auto wholeAfter = [&](std::uint64_t n) {
+  // (the copies of the last good state read every body but no contact's results: a checkpoint
+  // records whether the step kept them, io/checkpoint.hpp)
+  const auto resultsAfter = [&](std::uint64_t n) {
     const auto due = [n](std::uint64_t interval) { return interval != 0 && n % interval == 0; };
     return due(o.csv.interval) || due(o.contacts.interval) || due(o.vtk.interval) || due(o.checkpointInterval) ||
-           due(options.lastGoodInterval) || unbalancedForceDue(n) || (options.stop && options.stop->load() != 0);
+           unbalancedForceDue(n) || (options.stop && options.stop->load() != 0);
+  };
+  const auto wholeAfter = [&](std::uint64_t n) {
+    return resultsAfter(n) || (options.lastGoodInterval != 0 && n % options.lastGoodInterval == 0);
   };
   // The steps the run may end with, where its final outputs (snapshot, final state) or the caller
   // (RunOptions::contactResultsAfter) read the whole state; the time after a step is known before
@@ -253,7 +258,7 @@ RunOutcome runScene(Scene& scene, const RunSpec& spec, const RunOptions& options
         options.step(scene, wholeAfter(scene.stepCount + 1));
       } else {
         const std::uint64_t n = scene.stepCount + 1;
-        scene.keepContactResults(wholeAfter(n) || mayEndAfter(n));
+        scene.keepContactResults(resultsAfter(n) || mayEndAfter(n));
         scene.step();  // throws RunawayError (solver/runaway.hpp)
       }
     } catch (const RunawayError& e) {

@@ -41,8 +41,13 @@ bool sameContacts(const ContactStore& a, const ContactStore& b) {
   for (std::size_t k = 0; k < a.size(); ++k) {
     const Contact &x = a.get(k), &y = b.get(k);
     if (x.id1 != y.id1 || x.id2 != y.id2 || x.real != y.real) return false;
-    for (const auto& [u, v] : {std::pair{&x.u, &y.u}, {&x.phi, &y.phi}, {&x.force, &y.force}, {&x.normal, &y.normal},
-                               {&x.point, &y.point}, {&x.torque1, &y.torque1}, {&x.damp, &y.damp}})
+    for (const auto& [u, v] : {std::pair{&x.u, &y.u},
+                               {&x.phi, &y.phi},
+                               {&x.force, &y.force},
+                               {&x.normal, &y.normal},
+                               {&x.point, &y.point},
+                               {&x.torque1, &y.torque1},
+                               {&x.damp, &y.damp}})
       if (std::memcmp(u->data(), v->data(), sizeof(Vec3)) != 0) return false;
     if (std::memcmp(x.frame.coeffs().data(), y.frame.coeffs().data(), 4 * sizeof(double)) != 0) return false;
   }
@@ -109,6 +114,43 @@ BOOST_AUTO_TEST_CASE(resumed_deposition_is_bit_identical) {
     BOOST_TEST((checkpointBytes(resumed) == checkpointBytes(straight)));
     std::filesystem::remove_all(kDir);
   }
+}
+
+// A checkpoint of a step that kept no contacts' results (Scene::keepContactResults, as dem-run's
+// copies of the last good state): read back, the scene keeps none either (reading them throws, as
+// in the scene saved), its bytes are the saved scene's, and it resumes with the straight run's bits.
+BOOST_AUTO_TEST_CASE(resumed_from_a_step_without_results_is_bit_identical) {
+  const std::uint64_t N = 2000;
+  Scene straight = depositionScene(frictionalPour());
+  straight.run(N);
+  std::filesystem::create_directories(kDir);
+  const std::string file = (kDir / "no-results.ckpt").string();
+  std::string savedBytes;
+  {
+    Scene first = depositionScene(frictionalPour());
+    first.run(N / 2 - 1);
+    first.keepContactResults(false);
+    first.run(1);
+    first.keepContactResults(true);  // (a setting for the next steps: the store holds none now)
+    BOOST_TEST_REQUIRE(!first.contacts.resultColumns());
+    saveCheckpoint(first, file);
+    savedBytes = checkpointBytes(first);
+  }
+  Scene resumed = loadCheckpoint(file);
+  BOOST_TEST(!resumed.contacts.resultColumns());
+  BOOST_TEST(resumed.contacts.countReal() > 10u);  // (30: contacts with history at the checkpoint)
+  BOOST_CHECK_THROW(resumed.contacts.get(0), std::logic_error);
+  BOOST_TEST((checkpointBytes(resumed) == savedBytes));
+  resumed.run(N / 2);
+  BOOST_TEST(resumed.contacts.resultColumns());
+  BOOST_TEST(sameBits(resumed.particles.pos, straight.particles.pos));
+  BOOST_TEST(sameBits(resumed.particles.vel, straight.particles.vel));
+  BOOST_TEST(sameBits(resumed.particles.angVel, straight.particles.angVel));
+  BOOST_TEST(sameBits(resumed.particles.force, straight.particles.force));
+  BOOST_TEST(sameContacts(resumed.contacts, straight.contacts));
+  BOOST_TEST(std::memcmp(&resumed.energy, &straight.energy, sizeof(EnergyLedger)) == 0);
+  BOOST_TEST((checkpointBytes(resumed) == checkpointBytes(straight)));
+  std::filesystem::remove_all(kDir);
 }
 
 // The spatial order's state goes with the checkpoint: a lattice numbered at random is found out of
@@ -402,7 +444,7 @@ BOOST_AUTO_TEST_CASE(version_1_files_are_read) {
       continue;
     }
     ++withParams;
-    BOOST_TEST(c.params[0] > 0.0);  // kn
+    BOOST_TEST(c.params[0] > 0.0);   // kn
     BOOST_TEST(c.params[3] == 0.0);  // no dashpots
     BOOST_TEST(c.params[4] == 0.0);
   }
