@@ -54,8 +54,9 @@ struct RunOptions {
   std::string lastGoodFile = kLastGoodFile;
   const std::atomic<int>* stop = nullptr;  // non-zero: stop cleanly after the current step
   // The steps that end the run keep the contacts' results (Scene::keepContactResults), for a caller
-  // that reads the scene after the run. The other steps keep them only where the run's outputs,
-  // checks and last-good copies read them. dem-run reads nothing after the run: it clears this.
+  // that reads the scene after the run. The other steps keep them only where the run's outputs and
+  // checks read them (a copy of the last good state records that its step kept none: checkpoint.hpp).
+  // dem-run reads nothing after the run: it clears this.
   bool contactResultsAfter = true;
   // A scene shared among MPI ranks (dem-run under mpirun: mpi/distributed_scene.hpp). `step`
   // advances it one step and leaves in `scene` the step count, the time and the ledger, and with
