@@ -54,6 +54,18 @@ bool sameContacts(const ContactStore& a, const ContactStore& b) {
   return true;
 }
 
+// The resumed run holds the straight run's bits: the bodies, the contacts in their order with their
+// history, the ledger, and the bytes of the whole state.
+void checkStraightRunsBits(const Scene& resumed, const Scene& straight) {
+  BOOST_TEST(sameBits(resumed.particles.pos, straight.particles.pos));
+  BOOST_TEST(sameBits(resumed.particles.vel, straight.particles.vel));
+  BOOST_TEST(sameBits(resumed.particles.angVel, straight.particles.angVel));
+  BOOST_TEST(sameBits(resumed.particles.force, straight.particles.force));
+  BOOST_TEST(sameContacts(resumed.contacts, straight.contacts));
+  BOOST_TEST(std::memcmp(&resumed.energy, &straight.energy, sizeof(EnergyLedger)) == 0);
+  BOOST_TEST((checkpointBytes(resumed) == checkpointBytes(straight)));
+}
+
 DepositionSpec frictionalPour() {
   DepositionSpec spec;
   spec.n = 200;
@@ -143,13 +155,7 @@ BOOST_AUTO_TEST_CASE(resumed_from_a_step_without_results_is_bit_identical) {
   BOOST_TEST((checkpointBytes(resumed) == savedBytes));
   resumed.run(N / 2);
   BOOST_TEST(resumed.contacts.resultColumns());
-  BOOST_TEST(sameBits(resumed.particles.pos, straight.particles.pos));
-  BOOST_TEST(sameBits(resumed.particles.vel, straight.particles.vel));
-  BOOST_TEST(sameBits(resumed.particles.angVel, straight.particles.angVel));
-  BOOST_TEST(sameBits(resumed.particles.force, straight.particles.force));
-  BOOST_TEST(sameContacts(resumed.contacts, straight.contacts));
-  BOOST_TEST(std::memcmp(&resumed.energy, &straight.energy, sizeof(EnergyLedger)) == 0);
-  BOOST_TEST((checkpointBytes(resumed) == checkpointBytes(straight)));
+  checkStraightRunsBits(resumed, straight);
   std::filesystem::remove_all(kDir);
 }
 
@@ -378,12 +384,7 @@ BOOST_AUTO_TEST_CASE(resumed_layer_on_a_floor_in_a_sheared_cell_is_bit_identical
   BOOST_TEST((straight.cell->H0() != H0));  // flipped
   BOOST_TEST(wallReal > 0u);
   BOOST_TEST(facetReal > 0u);
-  BOOST_TEST(sameBits(resumed.particles.pos, straight.particles.pos));
-  BOOST_TEST(sameBits(resumed.particles.vel, straight.particles.vel));
-  BOOST_TEST(sameBits(resumed.particles.angVel, straight.particles.angVel));
-  BOOST_TEST(sameContacts(resumed.contacts, straight.contacts));
-  BOOST_TEST(std::memcmp(&resumed.energy, &straight.energy, sizeof(EnergyLedger)) == 0);
-  BOOST_TEST((checkpointBytes(resumed) == checkpointBytes(straight)));
+  checkStraightRunsBits(resumed, straight);
   std::filesystem::remove_all(kDir);
 }
 
