@@ -88,15 +88,10 @@ class Collider {
   // Positions at the last run (the boxes were built from them).
   const std::vector<Vec3>& refPos() const { return refPos_; }
 
-  // 12 bytes, not 16 (no padding after the tag: a sixth of the collider's memory; x86 reads an
-  // unaligned double at no cost within a cache line)
-#pragma pack(push, 4)
   struct Bound {
     double coord;
     std::uint32_t tag;  // id << 1 | 1 for an upper bound
   };
-#pragma pack(pop)
-  static_assert(sizeof(Bound) == 12);
   // The complete internal state (checkpoint/restart, io/checkpoint.hpp): a collider restored from it
   // meets the same inversions in the same order as the original, so the contact list keeps its
   // order and a resumed run is bit-identical (a fresh full sort would not be).
