@@ -41,6 +41,7 @@
 #endif
 #include <unistd.h>
 
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -52,6 +53,7 @@
 #include <new>
 #include <sstream>
 #include <string>
+#include <system_error>
 
 namespace {
 
@@ -184,6 +186,22 @@ static void setSpinCount(char** argv) {
   execv("/proc/self/exe", argv);  // (returns only on failure: then the run goes on as it is)
 }
 
+// dem-run links no MPI (its libraries take 2.7 MB of every run's memory, MPI or not): started by
+// mpirun (Open MPI sets OMPI_COMM_WORLD_SIZE), it runs the same program built with MPI,
+// DEM_RUN_MPI_PROGRAM, from its own directory, with the same arguments.
+#ifdef DEM_RUN_MPI_PROGRAM
+static void runWithMpi(char** argv) {
+  if (!std::getenv("OMPI_COMM_WORLD_SIZE")) return;
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::filesystem::path program = self.parent_path() / DEM_RUN_MPI_PROGRAM;
+  execv(program.c_str(), argv);  // (returns only on failure)
+  std::fprintf(stderr, "dem-run: error: started by mpirun, but %s could not be run: %s\n", program.c_str(),
+               std::strerror(errno));
+  std::exit(kExitError);
+}
+#endif
+
 // The particles' arrays (a few hundred kB each at 10^4 bodies) from the heap, not each from its own
 // mapping: mapped arrays all start at the same place within a page, and the contact stage's and
 // the integrator's accesses to pos[i], vel[i], force[i] of one body then collide in the core's
@@ -192,6 +210,9 @@ static void setSpinCount(char** argv) {
 static void particleArraysFromTheHeap() { mallopt(M_MMAP_THRESHOLD, 1 << 30); }
 
 int main(int argc, char** argv) {
+#ifdef DEM_RUN_MPI_PROGRAM
+  runWithMpi(argv);
+#endif
   setSpinCount(argv);
   particleArraysFromTheHeap();
 #ifdef DEM_RUN_MPI

@@ -194,7 +194,7 @@ struct BatchInput {
 
 // The kernel (contact_kernel.hpp) on a batch of kLanes consecutive contacts: every lane computed, the
 // results stored into the columns for the kernel lanes (inKernel) where the store keeps them, the
-// history (frame, normal) and the point only where the bodies touch.
+// history (frame, normal) and the point (a result) only where the bodies touch.
 template <class Law, bool Dashpots>
 [[gnu::noinline]] void kernelBatch(const LaneInputs<inCount>& in, const ColumnBatch cb, double dtScalar,
                                    LaneOutputs& out) {
@@ -206,11 +206,11 @@ template <class Law, bool Dashpots>
         cb.store(col::qy, touching, r.h.frame.y);
         cb.store(col::qz, touching, r.h.frame.z);
         cb.store(col::nx, touching, r.h.normal);
-        cb.store(col::px, touching, r.point);
         cb.store(col::ux, kernel, V3<Lanes>{r.uN, r.state.sY, r.state.sZ});
         cb.store(col::phix, kernel, r.h.phi);
         if constexpr (Dashpots) cb.store(col::dampN, kernel, V3<Lanes>{r.state.dN, r.state.dY, r.state.dZ});
         if (cb.results) {
+          cb.store(col::px, touching, r.point);
           cb.store(col::fx, kernel, r.force);
           cb.store(col::t1x, kernel, r.torque1);
           cb.store(col::t2x, kernel, r.torque2);

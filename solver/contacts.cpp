@@ -93,6 +93,7 @@ Contact ContactStore::getWithoutResults(std::size_t k) const {
     return c;
   }
   if (resultColumns_) {
+    c.point = vec(col::px, k);
     c.elastic = at(col::elastic, k);
     c.dissipated = at(col::dissipated, k);
     c.force = vec(col::fx, k);
@@ -103,7 +104,6 @@ Contact ContactStore::getWithoutResults(std::size_t k) const {
   c.damp = vec(col::dampN, k);
   c.frame = Quat(at(col::qw, k), at(col::qx, k), at(col::qy, k), at(col::qz, k));
   c.normal = vec(col::nx, k);
-  c.point = vec(col::px, k);
   c.u = vec(col::ux, k);
   c.phi = vec(col::phix, k);
   return c;
