@@ -322,7 +322,7 @@ void writeContacts(Writer& w, const Scene& s) {
   w.pod(static_cast<std::uint8_t>(results));
   w.size(cs.size());
   for (std::size_t m = 0; m < cs.size(); ++m) {
-    const Contact c = results ? cs.get(m) : cs.getWithoutResults(m);
+    const Contact c = cs.getWithoutResults(m);  // (with its results where the store keeps them)
     w.pod(c.id1);
     w.pod(c.id2);
     w.pod(static_cast<std::uint8_t>(c.type));

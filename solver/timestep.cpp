@@ -20,16 +20,17 @@ namespace {
 // Potential, of any contact); false when it does not count. H: the cell's, for particle 2's image.
 bool activeGeometry(const Particles& p, const Contact& c, ContactSelection selection, const Mat3* H, Vec3& n,
                     Vec3& point, double& uN) {
-  const PairGeometry<double> g =
-      contactGeometry(pairInput(p, c.type, c.id1, c.id2, secondPoint(p, c.type, c.id1, c.id2, c.cellDist, H)), c.type);
   if (c.real) {
     // the history's normal and u_N; the point where the contact stage puts it, a1 = r1 + u_N / 2
-    // along the normal from particle 1's centre (a result, not kept at every step: ContactStore)
+    // along the normal from particle 1's centre (a result, not kept at every step: ContactStore;
+    // r1 is particle 1's radius for every shape pair: pairInput)
     n = c.normal;
     uN = c.u[0];
-    point = p.pos[c.id1] + (g.r1 + 0.5 * uN) * n;
+    point = p.pos[c.id1] + (p.radius[c.id1] + 0.5 * uN) * n;
     return true;
   }
+  const PairGeometry<double> g =
+      contactGeometry(pairInput(p, c.type, c.id1, c.id2, secondPoint(p, c.type, c.id1, c.id2, c.cellDist, H)), c.type);
   n = vec3(g.n);
   uN = g.uN;
   if (g.uN < 0.0) {
