@@ -26,7 +26,8 @@ flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -Wno-unknown-pragmas
 if [ ! -x "$out/scene-loader-fuzz" ] || [ -n "$(find fuzz io solver -newer "$out/scene-loader-fuzz" -name '*.[ch]pp' | head -1)" ]; then
   echo "fuzz: building $out/scene-loader-fuzz with $cxx (${#sources[@]} sources)"
   launcher="$(command -v ccache || true)"
-  if [ -n "$launcher" ]; then export CCACHE_BASEDIR="$PWD"; fi
+  # (the same settings as cmake/DemBuildSpeed.cmake: a clone at another path hits the same entries)
+  if [ -n "$launcher" ]; then export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1; fi
   rm -f "$out"/obj/*.o
   objects=()
   for src in "${sources[@]}"; do objects+=("$out/obj/$(echo "${src%.cpp}" | tr / _).o"); done
