@@ -116,7 +116,7 @@ inline Scene mirroredTile(const Scene& tile, int axis) {
     p.pos[i][axis] = L - p.pos[i][axis];
     p.vel[i] = M * p.vel[i];
     p.angVel[i] = -(M * p.angVel[i]);
-    p.angMom[i] = -(M * p.angMom[i]);
+    p.setAngMom(i, -(M * p.angMomOf(i)));
     p.ori[i] = Quat(M * p.ori[i].toRotationMatrix() * M).normalized();
   }
   const std::uint32_t lo = axis == 0 ? 1 : 3, hi = lo + 1;
@@ -172,7 +172,7 @@ inline Scene tiledBed(const Scene& tile, std::size_t kx, std::size_t ky) {
         const std::size_t id = p.add(spec);
         p.vel[id] = t.vel[i];  // mid-step values, as in the tile
         p.angVel[id] = t.angVel[i];
-        p.angMom[id] = t.angMom[i];
+        p.setAngMom(id, t.angMomOf(i));
         p.velMidstep[id] = t.velMidstep[i];
       }
       // Tile id -> new id; walls between tiles are gone (kNone).

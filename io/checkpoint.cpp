@@ -137,7 +137,9 @@ void writeParticles(Writer& w, const Particles& p) {
   w.vecArray(p.pos);
   w.vecArray(p.vel);
   w.vecArray(p.angVel);
-  w.vecArray(p.angMom);
+  // (every body's entry, as the integrator keeps it: the same bytes whether angMom is kept or empty)
+  w.size(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) w.vec(p.angMomOf(i));
   w.vecArray(p.force);
   w.vecArray(p.torque);
   w.quatArray(p.ori);
@@ -251,6 +253,14 @@ Particles readParticles(Reader& r, std::uint32_t version) {
                                    !p.isClump[static_cast<std::size_t>(p.clump[i])]))
       r.fail("clump id of particle " + std::to_string(i) + " out of range");
   }
+  // (the angular momenta kept only where some body needs them, Particles::angMom: not where every
+  // body is isotropic with L = I w to the bit)
+  bool keep = false;
+  for (std::size_t i = 0; i < n && !keep; ++i) {
+    const Vec3 derived = p.isotropicAngMom(i);
+    keep = p.isAspherical(i) || std::memcmp(p.angMom[i].data(), derived.data(), sizeof(Vec3)) != 0;
+  }
+  if (!keep) std::vector<Vec3>().swap(p.angMom);
   if (version >= 11) {
     p.userId = r.podArray<std::uint32_t>();
     if (p.userId.size() != n) r.fail("user ids of another length than the particle arrays");

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace dem::mpi {
 
@@ -144,7 +145,7 @@ BodyRecord bodyRecord(const Particles& p, std::size_t i, std::uint32_t id) {
   put3(r.pos, p.pos[i]);
   put3(r.vel, p.vel[i]);
   put3(r.angVel, p.angVel[i]);
-  put3(r.angMom, p.angMom[i]);
+  put3(r.angMom, p.angMomOf(i));
   const Quat& q = p.ori[i];
   r.ori[0] = q.w();
   r.ori[1] = q.x();
@@ -178,7 +179,7 @@ void addBody(Particles& p, const BodyRecord& r) {
   }
   p.vel[i] = get3(r.vel);
   p.angVel[i] = get3(r.angVel);
-  p.angMom[i] = get3(r.angMom);
+  p.setAngMom(i, get3(r.angMom));
   p.ori[i] = Quat(r.ori[0], r.ori[1], r.ori[2], r.ori[3]);
   p.force[i] = get3(r.force);
   p.torque[i] = get3(r.torque);
@@ -519,7 +520,8 @@ void DistributedScene::updateGhosts() {
     o.reserve(sendSlots_[r].size() * kGhostValues);
     for (const std::uint32_t i : sendSlots_[r]) {
       const Quat& q = p.ori[i];
-      for (const Vec3* v : {&p.pos[i], &p.vel[i], &p.angVel[i], &p.angMom[i]})
+      const Vec3 L = p.angMomOf(i);
+      for (const Vec3* v : {&std::as_const(p.pos[i]), &std::as_const(p.vel[i]), &std::as_const(p.angVel[i]), &L})
         o.insert(o.end(), v->data(), v->data() + 3);
       o.insert(o.end(), {q.w(), q.x(), q.y(), q.z(), static_cast<double>(p.velMidstep[i])});
     }
@@ -558,7 +560,7 @@ void DistributedScene::updateGhosts() {
       p.pos[i] = get3(d);
       p.vel[i] = get3(d + 3);
       p.angVel[i] = get3(d + 6);
-      p.angMom[i] = get3(d + 9);
+      p.setAngMom(i, get3(d + 9));
       p.ori[i] = Quat(d[12], d[13], d[14], d[15]);
       p.velMidstep[i] = static_cast<std::uint8_t>(d[16]);
       at += kGhostValues;

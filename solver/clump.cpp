@@ -208,7 +208,7 @@ void Clumps::setMotion(Particles& p, std::size_t body, const Vec3& vel, const Ve
   const Mat3 R = p.ori[body].toRotationMatrix();
   p.vel[body] = vel;
   p.angVel[body] = angVel;
-  p.angMom[body] = R * p.inertia[body].asDiagonal() * R.transpose() * angVel;
+  p.setAngMom(body, R * p.inertia[body].asDiagonal() * R.transpose() * angVel);
   placeClumpMembers(p, *c);
 }
 

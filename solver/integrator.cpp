@@ -346,7 +346,7 @@ inline void integrateFreeSphere(Particles& p, std::size_t i, const Vec3& gravity
   p.pos[i] = vec3(b.pos);
   p.vel[i] = vec3(b.vel);
   p.angVel[i] = vec3(b.angVel);
-  p.angMom[i] = b.inertia * p.angVel[i];
+  if (!p.angMom.empty()) p.angMom[i] = b.inertia * p.angVel[i];  // (I w: Particles::angMom)
   p.ori[i] = Quat(b.ori.w, b.ori.x, b.ori.y, b.ori.z);
   IntegratorScratch::Terms t =
       freeSphereTerms(e.kinetic, e.rotational, vec3(e.gravity), e.dampingNow, e.dampingPending);
@@ -358,7 +358,7 @@ inline void integrateFreeSphere(Particles& p, std::size_t i, const Vec3& gravity
 // velocities of blocked axes, v(t + dt/2) = v(t - dt/2), and every energy term is zero).
 inline void integrateFixedSphere(Particles& p, std::size_t i, double dt, TermSink& sink) {
   p.pos[i] += dt * p.vel[i];  // seed eq. (28)
-  p.angMom[i] = Vec3(p.inertia[i][0] * p.angVel[i]);
+  if (!p.angMom.empty()) p.angMom[i] = p.isotropicAngMom(i);
   p.ori[i] = (rotationQuat(p.angVel[i] * dt) * p.ori[i]).normalized();
   p.velMidstep[i] = 1;
   IntegratorScratch::Terms t;
@@ -391,7 +391,8 @@ inline void integrateFreeSpheres(Particles& p, std::size_t i0, const Vec3& gravi
   storeV3Lanes(p.pos[i0].data(), b.pos);
   storeV3Lanes(p.vel[i0].data(), b.vel);
   storeV3Lanes(p.angVel[i0].data(), b.angVel);
-  storeV3Lanes(p.angMom[i0].data(), {b.inertia * b.angVel.x, b.inertia * b.angVel.y, b.inertia * b.angVel.z});
+  if (!p.angMom.empty())
+    storeV3Lanes(p.angMom[i0].data(), {b.inertia * b.angVel.x, b.inertia * b.angVel.y, b.inertia * b.angVel.z});
   storeQuatLanes(p.ori[i0].coeffs().data(), b.ori);
   for (std::size_t j = 0; j < kLanes; ++j) {
     const std::size_t i = i0 + j;
@@ -552,8 +553,9 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
           if (!first) t.dampingNow -= 0.5 * dt * rot.dampForce.dot(spin ? rot.vFluctPrev : p.angVel[i]);
           t.dampingPending -= 0.5 * dt * rot.dampForce.dot(spin ? rot.vFluctNew : rot.vNew);
           p.angVel[i] = rot.vNew;
-          p.angMom[i] = aspherical ? Vec3(p.ori[i] * p.inertia[i].cwiseProduct(p.ori[i].conjugate() * rot.vNew))
-                                   : Vec3(I * rot.vNew);
+          if (!p.angMom.empty())  // (kept for every aspherical body; I w otherwise: Particles::angMom)
+            p.angMom[i] = aspherical ? Vec3(p.ori[i] * p.inertia[i].cwiseProduct(p.ori[i].conjugate() * rot.vNew))
+                                     : Vec3(I * rot.vNew);
           p.ori[i] = (rotationQuat(rot.vNew * dt) * p.ori[i]).normalized();
         }
         t.rotational += er;

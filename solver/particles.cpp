@@ -3,6 +3,7 @@
 #include "assert.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <numbers>
 #include <sstream>
@@ -67,8 +68,32 @@ ParticleSpec sphereSpec(const Vec3& pos, double radius, double density) {
 
 void Particles::reserve(std::size_t n) {
   const auto room = [n](auto&... v) { (v.reserve(n), ...); };
-  room(pos, vel, angVel, angMom, force, torque, ori, mass, radius, inertia, material, blocked, velMidstep, shape,
-       shapeIndex, clump, isClump, userId, slotOf);
+  room(pos, vel, angVel, force, torque, ori, mass, radius, inertia, material, blocked, velMidstep, shape, shapeIndex,
+       clump, isClump, userId, slotOf);
+  if (!angMom.empty()) angMom.reserve(n);
+}
+
+namespace {
+// L = R diag(I) R^T w
+Vec3 spaceAngMom(const Quat& ori, const Vec3& inertia, const Vec3& angVel) {
+  const Mat3 R = ori.normalized().toRotationMatrix();
+  return R * inertia.asDiagonal() * R.transpose() * angVel;
+}
+}  // namespace
+
+void Particles::keepAngMom() {
+  if (!angMom.empty()) return;
+  angMom.resize(pos.size());
+  for (std::size_t i = 0; i < pos.size(); ++i) angMom[i] = isotropicAngMom(i);
+}
+
+void Particles::setAngMom(std::size_t i, const Vec3& L) {
+  if (angMom.empty()) {
+    const Vec3 derived = isotropicAngMom(i);
+    if (std::memcmp(L.data(), derived.data(), sizeof(Vec3)) == 0) return;  // (bits: -0 is not +0)
+    keepAngMom();
+  }
+  angMom[i] = L;
 }
 
 std::size_t Particles::add(const ParticleSpec& spec) {
@@ -83,13 +108,15 @@ std::size_t Particles::add(const ParticleSpec& spec) {
     badField(id, "ori", str(spec.ori), "a finite unit quaternion");
   if (spec.blocked & ~dof::all) badField(id, "blocked", std::to_string(spec.blocked), "a mask of dof:: bits (0..63)");
 
+  const bool aspherical = spec.inertia[0] != spec.inertia[1] || spec.inertia[1] != spec.inertia[2];  // (isAspherical)
+  if (aspherical) keepAngMom();  // (the entries of the bodies before it)
   pos.push_back(spec.pos);
   vel.push_back(spec.vel);
   angVel.push_back(spec.angVel);
   ori.push_back(spec.ori.normalized());
-  // Space-frame angular momentum L = R I R^T omega (used by the aspherical integrators).
-  const Mat3 R = spec.ori.normalized().toRotationMatrix();
-  angMom.push_back(R * spec.inertia.asDiagonal() * R.transpose() * spec.angVel);
+  // (an isotropic body's L is I w, as the integrator computes it)
+  if (aspherical) angMom.push_back(spaceAngMom(spec.ori, spec.inertia, spec.angVel));
+  else if (!angMom.empty()) angMom.push_back(spec.inertia[0] * spec.angVel);
   force.push_back(Vec3::Zero());
   torque.push_back(Vec3::Zero());
   mass.push_back(spec.mass);
@@ -205,7 +232,8 @@ std::size_t Particles::copyMesh(const Particles& from, std::size_t m) {
     inertia[id] = from.inertia[i];
     vel[id] = from.vel[i];
     angVel[id] = from.angVel[i];
-    angMom[id] = from.angMom[i];
+    if (isAspherical(id)) keepAngMom();
+    setAngMom(id, from.angMomOf(i));
     ori[id] = from.ori[i];
     force[id] = from.force[i];
     torque[id] = from.torque[i];
@@ -243,7 +271,7 @@ void Particles::permute(const std::vector<std::uint32_t>& newSlot) {
   apply(pos);
   apply(vel);
   apply(angVel);
-  apply(angMom);
+  if (!angMom.empty()) apply(angMom);
   apply(force);
   apply(torque);
   apply(ori);
@@ -269,11 +297,11 @@ void Particles::permute(const std::vector<std::uint32_t>& newSlot) {
 void Particles::assertInvariants() const {
   if constexpr (kAssertions) {
     const std::size_t n = size();
-    DEM_ASSERT(vel.size() == n && angVel.size() == n && angMom.size() == n && force.size() == n && torque.size() == n &&
-                   ori.size() == n && mass.size() == n && radius.size() == n && inertia.size() == n &&
-                   material.size() == n && blocked.size() == n && velMidstep.size() == n && shape.size() == n &&
-                   shapeIndex.size() == n && clump.size() == n && isClump.size() == n && userId.size() == n &&
-                   slotOf.size() == n,
+    DEM_ASSERT(vel.size() == n && angVel.size() == n && (angMom.size() == n || angMom.empty()) && force.size() == n &&
+                   torque.size() == n && ori.size() == n && mass.size() == n && radius.size() == n &&
+                   inertia.size() == n && material.size() == n && blocked.size() == n && velMidstep.size() == n &&
+                   shape.size() == n && shapeIndex.size() == n && clump.size() == n && isClump.size() == n &&
+                   userId.size() == n && slotOf.size() == n,
                "particles: every per-particle array holds size() entries");
     for (std::size_t i = 0; i < n; ++i)
       DEM_ASSERT(userId[i] < n && slotOf[userId[i]] == i && (!userOrder || userId[i] == i),

@@ -101,7 +101,14 @@ Vec3 sphereInertia(double radius, double mass);
 ParticleSpec sphereSpec(const Vec3& pos, double radius, double density);
 
 struct Particles {
-  std::vector<Vec3> pos, vel, angVel, angMom, force, torque;
+  std::vector<Vec3> pos, vel, angVel, force, torque;
+  // Space-frame angular momentum L = R I R^T w (the aspherical integrators' state). Kept, one entry
+  // per body, only where some body needs it: an aspherical body, or a body whose L was set to
+  // something other than I w (a clump member keeps the L it had, not being integrated). Empty
+  // otherwise, and then every body's L is I w (angMomOf): what the integrator would store for an
+  // isotropic body, whose rotation it steps from w alone. A scene of spheres thus keeps no copy of
+  // its angular velocities (24 bytes per sphere, written at every step).
+  std::vector<Vec3> angMom;
   std::vector<Quat> ori;
   std::vector<double> mass, radius;
   std::vector<Vec3> inertia;
@@ -177,6 +184,16 @@ struct Particles {
     return I[0] != I[1] || I[1] != I[2];
   }
   bool isClumpMember(std::size_t i) const { return clump[i] != kNoClump; }
+  // Body i's angular momentum: angMom[i], or I w while angMom is empty.
+  Vec3 angMomOf(std::size_t i) const { return angMom.empty() ? isotropicAngMom(i) : angMom[i]; }
+  // I w: an isotropic body's angular momentum, as the integrator computes it.
+  Vec3 isotropicAngMom(std::size_t i) const { return inertia[i][0] * angVel[i]; }
+  // Sets body i's angular momentum to L, to the bit: a value other than I w makes the scene keep
+  // angMom (keepAngMom).
+  void setAngMom(std::size_t i, const Vec3& L);
+  // Gives every body its angMom entry, the I w that angMomOf gave it (every body is isotropic while
+  // angMom is empty), before an aspherical body or another L is stored.
+  void keepAngMom();
   // Whether a blocked axis of body i (not a facet: meshes move by MeshMotion) has a non-zero
   // velocity: a drive (a moving wall, a driven sphere), whose work the ledger books (energy.hpp).
   bool isDriven(std::size_t i) const {

@@ -368,7 +368,7 @@ void Scene::startOnAffineField() {
     p.vel[i] = toMid * (L * p.pos[i] + p.vel[i]);  // (I + L dt/2)^{-1} (L x0 + v_f)
     if (!p.isAspherical(i)) {
       p.angVel[i] += wL;
-      p.angMom[i] = p.inertia[i][0] * p.angVel[i];
+      p.setAngMom(i, p.inertia[i][0] * p.angVel[i]);
     }
     p.velMidstep[i] = 1;
   }

@@ -426,6 +426,46 @@ BOOST_AUTO_TEST_CASE(read_back_scene_skips_the_same_dormant_contacts) {
   BOOST_TEST(nontrivial > 20u);
 }
 
+// Particles::angMom in a checkpoint: every body's entry is written whether the scene keeps the array
+// or not (a scene of spheres: I w), so the bytes do not depend on it; reading keeps the array only
+// where some body is aspherical, with the values written.
+BOOST_AUTO_TEST_CASE(angular_momentum_kept_through_restart) {
+  const Material sand{2600.0, 1e7, 0.3, 0.4};  // (the checkpoint requires the particles' material)
+  Scene s = singleSphereScene(Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 1e-3);
+  s.materials.push_back(sand);
+  s.particles.angVel[0] = Vec3(1, 2, 3);
+  s.step();
+  BOOST_TEST_REQUIRE(s.particles.angMom.empty());
+  const Scene spheres = sceneFromCheckpointBytes(checkpointBytes(s), "memory");
+  BOOST_TEST(spheres.particles.angMom.empty());
+  BOOST_TEST((spheres.particles.angMomOf(0) == s.particles.angMomOf(0)));
+  // the same scene stepped with the array kept: the same state, the same bytes
+  Scene kept = singleSphereScene(Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 1e-3);
+  kept.materials.push_back(sand);
+  kept.particles.angVel[0] = Vec3(1, 2, 3);
+  kept.particles.keepAngMom();
+  kept.step();
+  BOOST_TEST_REQUIRE(kept.particles.angMom.size() == 1u);
+  BOOST_TEST((checkpointBytes(kept) == checkpointBytes(s)));
+
+  ParticleSpec top = sphereSpec(Vec3(1, 0, 0), 0.1, 1000.0);
+  top.inertia = Vec3(1e-3, 2e-3, 3e-3);
+  top.angVel = Vec3(0.5, 0, 0);
+  s.particles.add(top);
+  const Scene restored = sceneFromCheckpointBytes(checkpointBytes(s), "memory");
+  BOOST_TEST_REQUIRE(restored.particles.angMom.size() == 2u);
+  BOOST_TEST((restored.particles.angMom == s.particles.angMom));
+
+  // a sphere's L set to another value than I w (as a clump member keeps its own) is kept, and read back
+  Scene member = singleSphereScene(Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 1e-3);
+  member.materials.push_back(sand);
+  member.particles.setAngMom(0, Vec3(0, 0, 1e-9));
+  BOOST_TEST_REQUIRE(member.particles.angMom.size() == 1u);
+  const Scene memberRestored = sceneFromCheckpointBytes(checkpointBytes(member), "memory");
+  BOOST_TEST_REQUIRE(memberRestored.particles.angMom.size() == 1u);
+  BOOST_TEST((memberRestored.particles.angMom[0] == Vec3(0, 0, 1e-9)));
+}
+
 // A version 1 file (written before contact laws and wall materials) is read: its contacts with
 // history become Cundall contacts with their stored kn, ks, tan phi and no dashpots (those without
 // history hold no parameters: the mixing rule's are taken at their next visit, as for any contact

@@ -80,14 +80,14 @@ BOOST_AUTO_TEST_CASE(momentum_and_angular_momentum_after_load) {
   BOOST_TEST((L - I * w).norm() < 1e-12 * (I * w).norm());
   BOOST_TEST((p.vel[body] - v).norm() == 0.0);
   BOOST_TEST((p.angVel[body] - w).norm() == 0.0);
-  BOOST_TEST((p.angMom[body] - I * w).norm() < 1e-12 * (I * w).norm());
+  BOOST_TEST((p.angMomOf(body) - I * w).norm() < 1e-12 * (I * w).norm());
   // VTK: each member's point carries the clump's orientation and angular momentum, and its id
   const VtuGrid g = parseVtu(particlesVtu(l.scene));
   BOOST_REQUIRE_EQUAL(g.nPoints, 3u);
   for (std::size_t k = 0; k < 3; ++k) {
     BOOST_TEST(g.pointData.at("clump").values[k] == 3.0);
     for (int a = 0; a < 3; ++a)
-      BOOST_TEST(g.pointData.at("bodyAngularMomentum").values[3 * k + a] == p.angMom[body][a]);
+      BOOST_TEST(g.pointData.at("bodyAngularMomentum").values[3 * k + a] == p.angMomOf(body)[a]);
     BOOST_TEST(g.pointData.at("bodyOrientation").values[4 * k] == p.ori[body].w());
   }
 }

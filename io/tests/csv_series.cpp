@@ -62,7 +62,7 @@ BOOST_AUTO_TEST_CASE(rows_read_back) {
   for (int a = 0; a < 3; ++a) {
     BOOST_TEST(std::stod(last[13 + a]) == s.particles.pos[5][a]);
     BOOST_TEST(std::stod(last[29 + 3 + a]) == s.particles.vel[7][a]);
-    BOOST_TEST(std::stod(last[29 + 13 + a]) == s.particles.angMom[7][a]);  // L = I w of a sphere
+    BOOST_TEST(std::stod(last[29 + 13 + a]) == s.particles.angMomOf(7)[a]);  // L = I w of a sphere
   }
   BOOST_TEST(header[29 + 9] == "p7_qw");
   BOOST_TEST(std::stod(last[29 + 9]) == s.particles.ori[7].w());

@@ -49,7 +49,7 @@ void expectSame(const Scene& whole, const Scene& alone, const std::string& what)
   for (std::size_t u = 0; u < p.size(); ++u) {
     const std::size_t i = p.slotOf[u], j = q.slotOf[u];
     const bool ok = same(q.pos[j], p.pos[i]) && same(q.vel[j], p.vel[i]) && same(q.angVel[j], p.angVel[i]) &&
-                    same(q.angMom[j], p.angMom[i]) && same(q.ori[j].coeffs(), p.ori[i].coeffs());
+                    same(q.angMomOf(j), p.angMomOf(i)) && same(q.ori[j].coeffs(), p.ori[i].coeffs());
     if (!ok && differ++ < 3)
       BOOST_TEST_MESSAGE(what << ": body " << u << " at " << q.pos[j].transpose() << " against "
                               << p.pos[i].transpose());

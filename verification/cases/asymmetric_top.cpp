@@ -84,7 +84,7 @@ Case asymmetricTopCase() {
             ts.rows.push_back({t, wb[0], wb[1], wb[2], wr[0], wr[1], wr[2]});
           }
         }
-        if (fincham) maxL = std::max(maxL, (s.particles.angMom[0] - L0).norm() / L0.norm());
+        if (fincham) maxL = std::max(maxL, (s.particles.angMomOf(0) - L0).norm() / L0.norm());
       }
       out.errors[qname(a, "orientation_err")] = rotationAngleBetween(s.particles.ori[0], qRef.q);
       out.errors[qname(a, "omega_err")] = (bodyOmegaMidStep(s.particles, 0) - top.omegaBody(T - dt / 2)).norm();

@@ -55,7 +55,7 @@ Case clumpFreeFlightCase() {
       s.step();
       const Vec3 P = p.mass[0] * p.vel[0] + p.mass[1] * p.vel[1];  // members, mid-step t_{k+1/2}
       maxP = std::max(maxP, (P - m * (v0 + g * (k + 0.5) * dt)).norm() / (m * v0.norm()));
-      maxL = std::max(maxL, (p.angMom[b] - L0).norm() / L0.norm());
+      maxL = std::max(maxL, (p.angMomOf(b) - L0).norm() / L0.norm());
       maxD = std::max(maxD, std::abs((p.pos[0] - p.pos[1]).norm() / dist0 - 1));
     }
     const Vec3 xRef = x0 + v0 * T + 0.5 * g * T * T;

@@ -85,7 +85,7 @@ Case symmetricTopCase() {
     for (int k = 0; k < n; ++k) {
       s.step();
       maxE = std::max(maxE, std::abs(s.energy.rotational / top.energy() - 1.0));  // at t_k
-      maxL = std::max(maxL, (s.particles.angMom[0] - L0).norm() / L0.norm());
+      maxL = std::max(maxL, (s.particles.angMomOf(0) - L0).norm() / L0.norm());
       const Vec3 wb = rigid::bodyOmegaMidStep(s.particles, 0);  // at t_{k+1/2}
       const double phB = std::atan2(wb[1], wb[0]);
       if (k > 0) bodyPhase += unwrapStep(prevBody, phB);
