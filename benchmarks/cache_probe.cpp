@@ -1,13 +1,16 @@
 // dem-cache-probe: how much two cores slow each other down when each reads its own data, by the
 // size of that data (docs/performance.md, "Two threads on this machine"). One thread, then two at
-// once, each follows a pointer chase through its own array (one random cycle over all entries:
-// every load waits for the one before, and no prefetcher can guess the next), and prints the
-// nanoseconds per load. Where two threads take longer per load than one, the cores share what
-// holds that size (the last-level cache, or the memory's bandwidth), and work whose data is that
-// large cannot gain twice from a second core.
+// once, each on its own array:
+//  - latency: a pointer chase (one random cycle over all entries: every load waits for the one
+//    before, and no prefetcher can guess the next), nanoseconds per load;
+//  - bandwidth: sums of the array read in order, gigabytes per second per thread.
+// Where two threads take longer than one, the cores share what holds that size (the last-level
+// cache, or the memory's bandwidth), and work whose data is that large cannot gain twice from a
+// second core.
 //   dem-cache-probe [LOADS]   (default 5e7 loads per size and thread)
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -43,18 +46,40 @@ double chase(const std::vector<std::uint32_t>& next, long loads, std::uint32_t& 
   return 1e9 * s / static_cast<double>(loads);
 }
 
+// Gigabytes per second of sums over `a` read in order, `loads` doubles in all.
+double stream(const std::vector<double>& a, long loads, double& end) {
+  double sum = 0.0;
+  for (const double x : a) sum += x;  // (the array into the caches once)
+  const long passes = std::max(1L, loads / static_cast<long>(a.size()));
+  const auto t0 = std::chrono::steady_clock::now();
+  for (long r = 0; r < passes; ++r) {
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;  // (four chains: the adds do not wait on each other)
+    for (std::size_t i = 0; i + 4 <= a.size(); i += 4) {
+      s0 += a[i];
+      s1 += a[i + 1];
+      s2 += a[i + 2];
+      s3 += a[i + 3];
+    }
+    sum += s0 + s1 + s2 + s3;
+  }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  end = sum;
+  return 1e-9 * static_cast<double>(passes) * static_cast<double>(a.size() * sizeof(double)) / s;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const long loads = argc > 1 ? std::atol(argv[1]) : 50'000'000L;
+  const char* oneCore = omp_get_max_threads() < 2 ? "  (one core only)" : "";
+  std::printf("latency: a random pointer chase, ns per load\n");
   std::printf("%-10s %14s %22s %8s\n", "array", "one thread", "two threads (each)", "ratio");
   for (std::size_t kb = 256; kb <= 32768; kb *= 2) {
     const std::size_t n = kb * 1024 / sizeof(std::uint32_t);
     std::vector<std::uint32_t> a = randomCycle(n, 1), b = randomCycle(n, 2);
-    std::uint32_t sink = 0;
-    const double alone = chase(a, loads, sink);
+    std::uint32_t ends[3] = {0, 0, 0};
+    const double alone = chase(a, loads, ends[2]);
     double both[2] = {0.0, 0.0};
-    std::uint32_t ends[2] = {0, 0};
 #pragma omp parallel num_threads(2)
     {
       const int t = omp_get_thread_num();
@@ -62,9 +87,26 @@ int main(int argc, char** argv) {
       both[t] = chase(t == 0 ? a : b, loads, ends[t]);
     }
     const double two = 0.5 * (both[0] + both[1]);
-    std::printf("%7zu KB %11.2f ns %19.2f ns %8.2f%s\n", kb, alone, two, two / alone,
-                omp_get_max_threads() < 2 ? "  (one core only)" : "");
-    if (sink + ends[0] + ends[1] == 0xffffffffu) std::printf(" ");  // (the chases' results used)
+    std::printf("%7zu KB %11.2f ns %19.2f ns %8.2f%s\n", kb, alone, two, two / alone, oneCore);
+    if (ends[0] + ends[1] + ends[2] == 0xffffffffu) std::printf(" ");  // (the chases' results used)
+  }
+  std::printf("bandwidth: sums read in order, GB/s per thread\n");
+  std::printf("%-10s %14s %22s %8s\n", "array", "one thread", "two threads (each)", "ratio");
+  for (std::size_t kb = 256; kb <= 262144; kb *= 4) {
+    const std::size_t n = kb * 1024 / sizeof(double);
+    std::vector<double> a(n, 1.0), b(n, 2.0);
+    double ends[3] = {0.0, 0.0, 0.0};
+    const double alone = stream(a, 4 * loads, ends[2]);
+    double both[2] = {0.0, 0.0};
+#pragma omp parallel num_threads(2)
+    {
+      const int t = omp_get_thread_num();
+#pragma omp barrier
+      both[t] = stream(t == 0 ? a : b, 4 * loads, ends[t]);
+    }
+    const double two = 0.5 * (both[0] + both[1]);
+    std::printf("%7zu KB %11.2f GB/s %17.2f GB/s %8.2f%s\n", kb, alone, two, alone / two, oneCore);
+    if (ends[0] + ends[1] + ends[2] == -1.0) std::printf(" ");  // (the sums used)
   }
   return 0;
 }
