@@ -253,14 +253,14 @@ Particles readParticles(Reader& r, std::uint32_t version) {
                                    !p.isClump[static_cast<std::size_t>(p.clump[i])]))
       r.fail("clump id of particle " + std::to_string(i) + " out of range");
   }
-  // (the angular momenta kept only where some body needs them, Particles::angMom: not where every
-  // body is isotropic with L = I w to the bit)
-  bool keep = false;
-  for (std::size_t i = 0; i < n && !keep; ++i) {
-    const Vec3 derived = p.isotropicAngMom(i);
-    keep = p.isAspherical(i) || std::memcmp(p.angMom[i].data(), derived.data(), sizeof(Vec3)) != 0;
+  // the angular momenta kept only where some body needs them (Particles::angMom): stored again as
+  // the scene stores them, an aspherical body's and any L other than I w
+  std::vector<Vec3> L;
+  L.swap(p.angMom);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (p.isAspherical(i)) p.keepAngMom();
+    p.setAngMom(i, L[i]);
   }
-  if (!keep) std::vector<Vec3>().swap(p.angMom);
   if (version >= 11) {
     p.userId = r.podArray<std::uint32_t>();
     if (p.userId.size() != n) r.fail("user ids of another length than the particle arrays");
