@@ -4,6 +4,7 @@
 #include "collider.hpp"
 #include "contact_geometry.hpp"
 #include "facet_geometry.hpp"
+#include "lanes.hpp"
 #include "mesh_motion.hpp"
 
 #include <algorithm>
@@ -258,6 +259,26 @@ void PeriodicCollider::wallPass(const Particles& p, const std::vector<Material>&
   }
 }
 
+bool PeriodicCollider::withinMargin(const Particles& p, std::size_t i0, double kappa, double& rMin, double& move2,
+                                    float* bodyMove2) const {
+  for (std::size_t j = i0; j < i0 + kLanes; ++j)
+    if (p.shape[j] != Shape::Sphere || p.isClump[j]) return false;
+  const V3<Lanes> x = loadV3Lanes(p.pos[i0].data()), s = loadV3Lanes(s_[i0].data());
+  const Lanes r(p.radius.data() + i0, stdx::element_aligned);
+  // x - H_run s, and its squared norm, in the order of the scalar test's Eigen expressions
+  const auto run = [&](Eigen::Index w) { return (hRun_(w, 0) * s.x + hRun_(w, 1) * s.y) + hRun_(w, 2) * s.z; };
+  const Lanes dx = x.x - run(0), dy = x.y - run(1), dz = x.z - run(2);
+  const Lanes d2 = (dx * dx + dy * dy) + dz * dz;
+  const Lanes far = stdx::max(stdx::max(stdx::abs(x.x), stdx::abs(x.y)), stdx::abs(x.z));
+  const Lanes inside = dL_ - 1e-12 * kappa * (2.0 * far + r + 3.0 * dL_);
+  if (!stdx::all_of(inside > 0.0 && d2 <= inside * inside)) return false;  // (a NaN fails)
+  rMin = std::min(rMin, stdx::hmin(r));
+  move2 = std::max(move2, stdx::hmax(d2));
+  if (bodyMove2)
+    for (std::size_t j = 0; j < kLanes; ++j) bodyMove2[i0 + j] = move2Above(d2[j]);
+  return true;
+}
+
 bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell, float* bodyMove2) const {
   constexpr double inf = std::numeric_limits<double>::infinity();
   moveSinceRun_ = inf;
@@ -283,8 +304,13 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell, float* bod
   // evaluated, with the same bits; any other body takes both tests.
   const double kappa =
       runCell ? cell.H().cwiseAbs().rowwise().sum().maxCoeff() * invH.cwiseAbs().rowwise().sum().maxCoeff() : 0.0;
+  const std::size_t groups = (n + kLanes - 1) / kLanes;
 #pragma omp parallel for schedule(static) reduction(max : out, move2) reduction(min : rMin) if (n > kParallelThreshold)
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t g = 0; g < groups; ++g) {
+    // kLanes spheres at once where each lies within dL - margin of its place at the run (the first
+    // test below, the same bits); a group with any other body takes the tests body by body
+    if (runCell && (g + 1) * kLanes <= n && withinMargin(p, g * kLanes, kappa, rMin, move2, bodyMove2)) continue;
+    for (std::size_t i = g * kLanes; i < std::min(n, (g + 1) * kLanes); ++i) {
     // body i's tests; returns its squared move since the run (move2Above), +inf where not known
     const auto check = [&]() -> float {
       constexpr float unknown = std::numeric_limits<float>::infinity();
@@ -329,6 +355,7 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell, float* bod
     };
     const float moved = check();
     if (bodyMove2) bodyMove2[i] = moved;
+    }
   }
   if (sweepLengthFor(rMin, verletDist) != dL_) return true;  // (moveSinceRun_ unknown: inf)
   if (runCell) moveSinceRun_ = std::sqrt(move2);

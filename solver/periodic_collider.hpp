@@ -203,6 +203,12 @@ class PeriodicCollider {
   void restore(State s, std::size_t nParticles);
 
  private:
+  // needsRun's test of the kLanes bodies from i0 at once (while H is the run's): true if every one is
+  // a sphere within dL - margin of its place at the run; their radii, squared moves and move2Above
+  // then go to rMin, move2 and bodyMove2 as the body-by-body test gives them. False otherwise (the
+  // group then takes that test).
+  bool withinMargin(const Particles& p, std::size_t i0, double kappa, double& rMin, double& move2,
+                    float* bodyMove2) const;
   struct List {
     std::vector<Bound> v;
     std::size_t lo = 0;  // index of the first element right of the periodic boundary ||
