@@ -80,7 +80,7 @@ struct KernelOutput {
   V3<T> force;               // on particle 1, global (particle 2 receives -force); 0 where not real
   V3<T> torque1, torque2;    // a1 n x F on particle 1, a2 n x F on particle 2
   V3<T> point;               // contact point c = x1 + a1 n
-  ContactHistory<T> h;       // history after the step (phi 0 where not real)
+  ContactHistory<T> h;       // history after the step (phi 0 where not real or not kept)
   LawState<T> state;         // the law's state after the step (0 where not real)
   T spring;                  // the law's spring-stiffness term of this step (LawResult::spring)
   T elastic, slip, viscous;  // energy at t_n and the work dissipated this step (a separation
@@ -193,9 +193,13 @@ template <class Law, bool Dashpots, bool Formation, class T, class In, class Use
   };
   // seed: shear velocity v_r minus its part along the mid-step normal, to local axes
   const V3<T> vLocal = toLocal(vr - dot(nMid, vr) * nMid);
-  V3<T> phiPrev = in.phi();
-  if constexpr (Formation) phiPrev = selectV3<T>(isNew, {zero, zero, zero}, phiPrev);
-  const V3<T> phi = phiPrev + stepDt * toLocal(in.w2() - in.w1());  // seed: phi += T_mid (w2 - w1) dt
+  // (only for a law that reads it, Law::kRelativeRotation: else zero, and neither read nor stored)
+  V3<T> phi{zero, zero, zero};
+  if constexpr (Law::kRelativeRotation) {
+    V3<T> phiPrev = in.phi();
+    if constexpr (Formation) phiPrev = selectV3<T>(isNew, {zero, zero, zero}, phiPrev);
+    phi = phiPrev + stepDt * toLocal(in.w2() - in.w1());  // seed: phi += T_mid (w2 - w1) dt
+  }
 
   // the law: seed u_T += T_mid v_r dt (inside the law's shear state), forces in local axes
   const T vN = dot(n, in.dv());

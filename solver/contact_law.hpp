@@ -7,6 +7,9 @@
 //   kParams                        how many parameters a contact stores (ContactStore columns);
 //   kSpringTerm                    whether LawResult::spring can be non-zero (a stiffness that
 //                                  changes with the overlap); false: the stage skips it;
+//   kRelativeRotation              whether the law reads phi, the relative rotation of the bodies
+//                                  (rolling or twisting resistance); false: the kernel neither
+//                                  updates nor stores it (a contact's phi stays zero);
 //   Params<T>, params(p)           the parameters of one contact (T = double) or of a batch (lanes),
 //                                  from the kParams stored values;
 //   mix(PairMaterials) -> values   the mixing rule: the parameters of a pair from its two materials;

@@ -207,7 +207,7 @@ template <class Law, bool Dashpots>
         cb.store(col::qz, touching, r.h.frame.z);
         cb.store(col::nx, touching, r.h.normal);
         cb.store(col::ux, kernel, V3<Lanes>{r.uN, r.state.sY, r.state.sZ});
-        cb.store(col::phix, kernel, r.h.phi);
+        if constexpr (Law::kRelativeRotation) cb.store(col::phix, kernel, r.h.phi);
         if constexpr (Dashpots) cb.store(col::dampN, kernel, V3<Lanes>{r.state.dN, r.state.dY, r.state.dZ});
         if (cb.results) {
           cb.store(col::px, touching, r.point);
@@ -417,10 +417,12 @@ BlockSums evaluateRange(const Particles& p, ContactStore& cs, std::size_t begin,
     for (std::size_t a = k + kPrefetchAhead; a < std::min(end, k + kPrefetchAhead + kLanes); ++a)
       prefetchBodies(p, sink, id1[a], id2[a]);
     // The columns' tile kTilesAhead tiles ahead, for writing: the kernel stores into every column
-    // of each batch, and its masked stores would otherwise wait for each line to arrive.
+    // of each batch it reads (not phi's, unless the law reads it), and its masked stores would
+    // otherwise wait for each line to arrive.
     if (k + kTilesAhead * kColumnPad < end) {
       const double* tile = cs.batch(k + kTilesAhead * kColumnPad);
-      for (std::size_t c = 0; c < width; ++c) __builtin_prefetch(tile + c * kColumnPad, 1);
+      for (std::size_t c = 0; c < width; ++c)
+        if (Law::kRelativeRotation || c < col::phix || c > col::phiz) __builtin_prefetch(tile + c * kColumnPad, 1);
     }
     any = k + kLanes < end && stageBatch(p, cs, k + kLanes, end, shift, facets, in[s ^ 1]);
     finishBatch<Law, Dashpots>(cs, k, end, in[s], out, sink, sums, changed, terms);  // (no kernel lane: `out` not read)

@@ -67,7 +67,8 @@ struct Contact {
   Vec3 point = Vec3::Zero();      // contact point c (middle of the overlap zone)
   Vec3 u = Vec3::Zero();          // (u_N, shear state y, z), local: the law's shear state is u_T
                                   // (Cundall) or the tangential spring force (Hertz-Mindlin)
-  Vec3 phi = Vec3::Zero();        // relative rotation (twist, bending y, bending z), local
+  Vec3 phi = Vec3::Zero();        // relative rotation (twist, bending y, bending z), local; zero
+                                  // unless the law reads it (Law::kRelativeRotation)
   Vec3 damp = Vec3::Zero();       // the dashpots' force at t_n (local), for the viscous work booking
 
   // Results of the current step (zero when not real).

@@ -26,6 +26,7 @@ struct Cundall {
   static constexpr const char* name = "cundall";
   static constexpr std::size_t kParams = 5;
   static constexpr bool kSpringTerm = false;  // constant ks: LawResult::spring is always zero
+  static constexpr bool kRelativeRotation = false;  // no rolling or twisting resistance: phi not kept
 
   template <class T>
   struct Params {

@@ -30,6 +30,7 @@ struct HertzMindlin {
   static constexpr const char* name = "hertzMindlin";
   static constexpr std::size_t kParams = 5;
   static constexpr bool kSpringTerm = true;  // k_t changes with the overlap (LawResult::spring)
+  static constexpr bool kRelativeRotation = false;  // no rolling or twisting resistance: phi not kept
 
   template <class T>
   struct Params {
