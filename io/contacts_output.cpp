@@ -43,7 +43,7 @@ void ContactsOutput::write(const Scene& s) {
   rows_.clear();
   const Particles& p = s.particles;
   for (const std::size_t k : realContactsByUserIds(p, c)) {
-    const Vec3 n = c.vec(col::nx, k), f2 = -c.vec(col::fx, k);
+    const Vec3 n = c.normal(k), f2 = -c.vec(col::fx, k);
     const Vec3 fn = f2.dot(n) * n;
     rows_ += std::to_string(s.stepCount);
     appendNumber(rows_, s.energy.time);

@@ -42,6 +42,13 @@ struct Q4 {
   T w, x, y, z;
 };
 
+// The x axis of the rotation of the unit quaternion q (the first column of R(q)): a contact frame's
+// normal (contact_kernel.hpp).
+template <class T>
+[[gnu::always_inline]] inline V3<T> xAxis(const Q4<T>& q) {
+  return {1.0 - 2.0 * (q.y * q.y + q.z * q.z), 2.0 * (q.x * q.y + q.w * q.z), 2.0 * (q.x * q.z - q.w * q.y)};
+}
+
 // Hamilton product a b.
 template <class T>
 [[gnu::always_inline]] inline Q4<T> operator*(const Q4<T>& a, const Q4<T>& b) {

@@ -28,13 +28,12 @@ namespace dem {
 template <class T>
 using MaskOf = decltype(T() < T());
 
-// A contact's history in local contact coordinates (frame, normal, phi; the law's shear state and
-// dashpot forces are its LawState).
+// A contact's history in local contact coordinates (frame, phi; the law's shear state and dashpot
+// forces are its LawState). The normal of the last step is the frame's x axis (xAxis): not kept.
 template <class T>
 struct ContactHistory {
-  Q4<T> frame;  // local -> global
-  V3<T> normal;
-  V3<T> phi;  // relative rotation (local)
+  Q4<T> frame;  // local -> global; its x axis is the normal
+  V3<T> phi;    // relative rotation (local)
 };
 
 // Everything the kernel reads of a contact at t_n, as values (one contact, or a batch staged in
@@ -63,7 +62,6 @@ struct KernelInput {
   V3<T> w2() const { return v.w2; }
   MaskOf<T> wasReal() const { return v.wasReal; }
   Q4<T> frame() const { return v.h.frame; }
-  V3<T> normal() const { return v.h.normal; }
   V3<T> phi() const { return v.h.phi; }
   T uNPrev() const { return v.uNPrev; }
   LawState<T> state() const { return v.state; }
@@ -118,9 +116,9 @@ template <class Law, bool Dashpots, bool Formation, class T, class In, class Use
   const V3<T> vr = in.dv() - cross(a1 * in.w1() + a2 * in.w2(), n);
 
   // the previous state: the stored history, or at formation the formation frame and zero history
-  // (phi and the law's state are taken where they are used, below)
+  // (phi and the law's state are taken where they are used, below); the previous normal is the
+  // frame's x axis (the update below keeps it along n), at formation the current normal
   Q4<T> qPrev = in.frame();
-  V3<T> nPrev = in.normal();
   T stepDt = dt, twistDt = dt;
   const MaskOf<T> isNew = !in.wasReal();
   if constexpr (Formation) {
@@ -129,7 +127,6 @@ template <class Law, bool Dashpots, bool Formation, class T, class In, class Use
     const T tau = select(vApproach > 0.0 && g.uN < 0.0, -g.uN / select(vApproach > 0.0, vApproach, T(1.0)), zero);
     qPrev = {select(isNew, qForm.w, qPrev.w), select(isNew, qForm.x, qPrev.x), select(isNew, qForm.y, qPrev.y),
              select(isNew, qForm.z, qPrev.z)};
-    nPrev = selectV3<T>(isNew, n, nPrev);
     stepDt = select(isNew, select(tau < dt, tau, dt), dt);  // tau in [0, dt]
     twistDt = select(isNew, zero, dt);
   }
@@ -141,6 +138,9 @@ template <class Law, bool Dashpots, bool Formation, class T, class In, class Use
     return prev;
   };
 
+  const V3<T> xPrev = xAxis(qPrev);
+  V3<T> nPrev = xPrev;
+  if constexpr (Formation) nPrev = selectV3<T>(isNew, n, xPrev);
   // seed "Contact update": mid-step normal n_mid = (n_prev + n)/|n_prev + n|
   const V3<T> nSum = nPrev + n;
   const T invLen = 1.0 / sqrt(dot(nSum, nSum));
@@ -156,8 +156,6 @@ template <class Law, bool Dashpots, bool Formation, class T, class In, class Use
   // round-off cannot drift x away from n), the twisting one as (1, n theta/2) (angle error
   // theta^3/12). Both factors are left unnormalised: |a b| = |a| |b|, so normalising the product once
   // gives the same rotation. The frame stays orthonormal by construction and its x axis is n.
-  const V3<T> xPrev{1.0 - 2.0 * (qPrev.y * qPrev.y + qPrev.z * qPrev.z), 2.0 * (qPrev.x * qPrev.y + qPrev.w * qPrev.z),
-                    2.0 * (qPrev.x * qPrev.z - qPrev.w * qPrev.y)};
   const V3<T> oR = cross(xPrev, n);
   const V3<T> yPrev{2.0 * (qPrev.x * qPrev.y - qPrev.w * qPrev.z), 1.0 - 2.0 * (qPrev.x * qPrev.x + qPrev.z * qPrev.z),
                     2.0 * (qPrev.y * qPrev.z + qPrev.w * qPrev.x)};
@@ -230,7 +228,6 @@ template <class Law, bool Dashpots, bool Formation, class T, class In, class Use
   out.torque2 = ifRealV(a2 * nxF);
   out.point = in.x1() + V3<T>{a1 * n.x, a1 * n.y, a1 * n.z};
   out.h.frame = q;
-  out.h.normal = n;
   out.h.phi = ifRealV(phi);
   out.state = {ifReal(r.state.sY), ifReal(r.state.sZ), ifReal(r.state.dN), ifReal(r.state.dY), ifReal(r.state.dZ)};
   out.elastic = ifReal(r.elastic);
@@ -269,8 +266,9 @@ template <class Law, bool Dashpots = true, class T>
 namespace dem {
 
 // One contact through the kernel (T = double): its inputs gathered from the particles and its history
-// from the Contact, the results written back as the contact loop writes a lane's (frame, normal and
-// point only while the bodies touch, reset when they separate). The tests run the solver's physics
+// from the Contact, the results written back as the contact loop writes a lane's (frame and point
+// only while the bodies touch, reset when they separate; the normal as the store gives it, the
+// frame's x axis). The tests run the solver's physics
 // through this.
 template <class Law, bool Dashpots = true>
 KernelOutput<double> evaluateContact(const Particles& p, Contact& c, double dt, const PeriodicShift* shift = nullptr) {
@@ -283,14 +281,14 @@ KernelOutput<double> evaluateContact(const Particles& p, Contact& c, double dt, 
   in.v.w1 = v3(p.angVel[c.id1]);
   in.v.w2 = v3(p.angVel[c.id2]);
   in.v.wasReal = c.real != 0;
-  in.v.h = {q4(c.frame), v3(c.normal), v3(c.phi)};
+  in.v.h = {q4(c.frame), v3(c.phi)};
   in.v.uNPrev = c.u[0];
   in.v.state = {c.u[1], c.u[2], c.damp[0], c.damp[1], c.damp[2]};
   in.v.params = c.params.data();
   const KernelOutput<double> r = contactKernel<Law, Dashpots>(in, dt);
   if (r.real) {
     c.frame = Quat(r.h.frame.w, r.h.frame.x, r.h.frame.y, r.h.frame.z);
-    c.normal = vec3(r.h.normal);
+    c.normal = frameNormal(c.frame);
     c.point = vec3(r.point);
   } else if (c.real) {  // separated: as ContactStore::resetFrame
     const Contact d;

@@ -174,7 +174,6 @@ struct BatchInput {
   V3<Lanes> w2() const { return in.v3(inW2); }
   LaneMask wasReal() const { return in.load(inWasReal) != 0.0; }
   Q4<Lanes> frame() const { return {cb.load(col::qw), cb.load(col::qx), cb.load(col::qy), cb.load(col::qz)}; }
-  V3<Lanes> normal() const { return cb.v3(col::nx); }
   V3<Lanes> phi() const { return cb.v3(col::phix); }
   Lanes uNPrev() const { return cb.load(col::ux); }
   LawState<Lanes> state() const {
@@ -205,7 +204,6 @@ template <class Law, bool Dashpots>
         cb.store(col::qx, touching, r.h.frame.x);
         cb.store(col::qy, touching, r.h.frame.y);
         cb.store(col::qz, touching, r.h.frame.z);
-        cb.store(col::nx, touching, r.h.normal);
         cb.store(col::ux, kernel, V3<Lanes>{r.uN, r.state.sY, r.state.sZ});
         if constexpr (Law::kRelativeRotation) cb.store(col::phix, kernel, r.h.phi);
         if constexpr (Dashpots) cb.store(col::dampN, kernel, V3<Lanes>{r.state.dN, r.state.dY, r.state.dZ});

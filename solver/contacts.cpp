@@ -103,7 +103,7 @@ Contact ContactStore::getWithoutResults(std::size_t k) const {
   for (std::size_t i = 0; i < kMaxLawParams; ++i) c.params[i] = at(col::param + i, k);
   c.damp = vec(col::dampN, k);
   c.frame = Quat(at(col::qw, k), at(col::qx, k), at(col::qy, k), at(col::qz, k));
-  c.normal = vec(col::nx, k);
+  c.normal = normal(k);
   c.u = vec(col::ux, k);
   c.phi = vec(col::phix, k);
   return c;
@@ -135,7 +135,6 @@ void ContactStore::setColumns(std::size_t k, const Contact& c) {
   const auto putVec = [&](std::size_t c0, const Vec3& v) {
     for (std::size_t w = 0; w < 3; ++w) put(c0 + w, k, v[static_cast<Eigen::Index>(w)]);
   };
-  putVec(col::nx, c.normal);
   putVec(col::px, c.point);
   putVec(col::ux, c.u);
   putVec(col::phix, c.phi);

@@ -63,7 +63,9 @@ struct Contact {
 
   // History in local contact coordinates (seed "Local contact coordinates"); valid while real.
   Quat frame = Quat::Identity();  // local -> global rotation; its local x axis is the normal
-  Vec3 normal = Vec3::Zero();     // n (global), from particle 1 towards particle 2
+  Vec3 normal = Vec3::Zero();     // n (global), from particle 1 towards particle 2: the frame's x axis
+                                  // while real (frameNormal; not stored: the store gives it and
+                                  // ignores what set() is given), zero otherwise
   Vec3 point = Vec3::Zero();      // contact point c (middle of the overlap zone)
   Vec3 u = Vec3::Zero();          // (u_N, shear state y, z), local: the law's shear state is u_T
                                   // (Cundall) or the tangential spring force (Hertz-Mindlin)
@@ -129,10 +131,7 @@ enum : std::size_t {
   qw,
   qx,
   qy,
-  qz,  // frame
-  nx,
-  ny,
-  nz,  // normal
+  qz,  // frame (its x axis is the normal: not kept)
   ux,
   uy,
   uz,  // u
@@ -333,9 +332,13 @@ class ContactStore {
   // CellOffsetTable::kCodes - 27 offsets beyond one cell would be held at once.
   void setCellDist(std::size_t k, const Eigen::Vector3i& d);
   Vec3 vec(std::size_t c, std::size_t k) const { return {at(c, k), at(c + 1, k), at(c + 2, k)}; }
+  // Contact k's normal: its frame's x axis while real (frameNormal), else zero (Contact::normal).
+  Vec3 normal(std::size_t k) const {
+    return real_[k] ? frameNormal(Quat(at(col::qw, k), at(col::qx, k), at(col::qy, k), at(col::qz, k))) : Vec3::Zero();
+  }
 
-  // Contact k separated: its frame, normal and point (left as they were at its last real step) back
-  // to a default Contact's. They are not read again before it forms anew; reset, a contact that is
+  // Contact k separated: its frame and point (left as they were at its last real step) back to a
+  // default Contact's. They are not read again before it forms anew; reset, a contact that is
   // not real holds only defaults besides its pair, parameters and `dissipated` (compact in a
   // checkpoint). The one-contact path does the same (evaluateContact).
   void resetFrame(std::size_t k) {
@@ -345,10 +348,8 @@ class ContactStore {
     at(col::qx, k) = d.frame.x();
     at(col::qy, k) = d.frame.y();
     at(col::qz, k) = d.frame.z();
-    for (std::size_t w = 0; w < 3; ++w) {
-      at(col::nx + w, k) = d.normal[static_cast<Eigen::Index>(w)];
-      if (resultColumns_) at(col::px + w, k) = d.point[static_cast<Eigen::Index>(w)];
-    }
+    if (resultColumns_)
+      for (std::size_t w = 0; w < 3; ++w) at(col::px + w, k) = d.point[static_cast<Eigen::Index>(w)];
   }
   // Column c (col::*) of contact k; written only where the contact has its columns (k < columnEnd()).
   // Writing a column of a group the store keeps none of (dashpots, results) adds the group.

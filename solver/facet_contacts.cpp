@@ -28,15 +28,15 @@ bool neighbours(const Particles& p, std::uint32_t facetA, std::uint32_t facetB) 
 }
 
 // The history columns of a contact (everything the kernel reads of its last step).
-constexpr std::size_t kHistory[] = {col::qw,   col::qx,   col::qy,    col::qz,    col::nx,   col::ny, col::nz,
-                                    col::px,   col::py,   col::pz,    col::ux,    col::uy,   col::uz, col::phix,
-                                    col::phiy, col::phiz, col::dampN, col::dampY, col::dampZ};
+constexpr std::size_t kHistory[] = {col::qw,   col::qx,   col::qy,   col::qz,    col::px,    col::py,
+                                    col::pz,   col::ux,   col::uy,   col::uz,    col::phix,  col::phiy,
+                                    col::phiz, col::dampN, col::dampY, col::dampZ};
 
 // Contact `to` takes over the history of `from`, which is reset to a default contact's.
 void moveHistory(ContactStore& cs, std::size_t from, std::size_t to) {
   const Contact d;
-  const double defaults[] = {d.frame.w(), d.frame.x(), d.frame.y(), d.frame.z(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
-                             0.0,         0.0,         0.0,         0.0,         0.0, 0.0, 0.0, 0.0, 0.0};
+  const double defaults[] = {d.frame.w(), d.frame.x(), d.frame.y(), d.frame.z(), 0.0, 0.0, 0.0, 0.0,
+                             0.0,         0.0,         0.0,         0.0,         0.0, 0.0, 0.0, 0.0};
   for (std::size_t i = 0; i < std::size(kHistory); ++i) {
     if (!cs.hasColumn(kHistory[i])) continue;  // (a group the store keeps none of: dashpots, results)
     cs.at(kHistory[i], to) = cs.at(kHistory[i], from);

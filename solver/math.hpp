@@ -60,6 +60,9 @@ inline V3<double> v3(const Vec3& v) { return {v[0], v[1], v[2]}; }
 inline Vec3 vec3(const V3<double>& v) { return {v.x, v.y, v.z}; }
 inline Q4<double> q4(const Quat& q) { return {q.w(), q.x(), q.y(), q.z()}; }
 
+// A contact frame's normal: the x axis of its rotation (xAxis, the kernel's previous normal).
+inline Vec3 frameNormal(const Quat& q) { return vec3(xAxis(q4(q))); }
+
 inline Quat rotationQuat(const Vec3& phi) {
   const double angle = std::sqrt(phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2]);
   if (angle == 0.0) return Quat::Identity();

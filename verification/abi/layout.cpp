@@ -215,7 +215,7 @@ void contactRoundTrip() {
   c.dissipated = 0.25;
   c.params = {1.0, 2.0, 3.0, 4.0, 5.0};
   c.frame = Quat(Eigen::AngleAxisd(0.3, Vec3::UnitY()));
-  c.normal = Vec3(1.0, 0.0, 0.0);
+  c.normal = Vec3(1.0, 0.0, 0.0);  // (not stored: the store gives the frame's x axis)
   c.point = Vec3(1.0, 2.0, 3.0);
   c.u = Vec3(-1e-3, 2e-4, 3e-4);
   c.phi = Vec3(0.1, 0.2, 0.3);
@@ -232,8 +232,8 @@ void contactRoundTrip() {
   check(g.id1 == 3 && g.id2 == 7 && g.type == ContactType::SphereWall && g.real == 1 && g.cellDist == c.cellDist,
         "get: ids, type, real, cellDist");
   check(g.elastic == 0.5 && g.dissipated == 0.25 && g.params == c.params, "get: energies, params");
-  check(g.frame.coeffs() == c.frame.coeffs() && same(g.normal, c.normal) && same(g.point, c.point),
-        "get: frame, normal, point");
+  check(g.frame.coeffs() == c.frame.coeffs() && same(g.normal, frameNormal(c.frame)) && same(g.point, c.point),
+        "get: frame, normal (the frame's x axis), point");
   check(same(g.u, c.u) && same(g.phi, c.phi) && same(g.damp, c.damp), "get: u, phi, damp");
   check(same(g.force, c.force) && same(g.torque1, c.torque1) && same(g.torque2, c.torque2), "get: force, torques");
 }

@@ -81,7 +81,7 @@ Case facetConvexEdgeCase() {
       extra = std::max(extra, realFacetContacts(s, sphere) - 1);
       Vec3 n = Vec3::Zero();
       for (std::size_t j = 0; j < s.contacts.size(); ++j)
-        if (s.contacts.real(j)) n = s.contacts.vec(col::nx, j);
+        if (s.contacts.real(j)) n = s.contacts.normal(j);
       vMax = std::max(vMax, s.particles.vel[sphere].norm());
       if (!nPrev.isZero() && !n.isZero()) turn = std::max(turn, (n - nPrev).norm());
       nPrev = n;

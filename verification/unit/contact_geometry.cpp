@@ -87,7 +87,7 @@ BOOST_AUTO_TEST_CASE(frame_stays_orthonormal_with_x_along_n) {
     evaluate(a, b, c, dt);
     const Mat3 R = c.frame.toRotationMatrix();
     worstOrtho = std::max(worstOrtho, (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff());
-    worstAxis = std::max(worstAxis, (R.col(0) - c.normal).norm());
+    worstAxis = std::max(worstAxis, (R.col(0) - (b.x - a.x).normalized()).norm());  // (the pair's normal now)
     worstDet = std::max(worstDet, std::abs(R.determinant() - 1));
     // Move b around a at the mid-step velocity, keeping the distance (overlap 5e-4 m).
     a.x += a.v * dt;

@@ -608,9 +608,8 @@ BOOST_AUTO_TEST_CASE(the_results_group_dropped_and_added_in_place) {
     for (std::size_t k = 0; k < cs.size(); ++k)
       for (std::size_t col = 0; col < col::resultsBegin; ++col) {
         const Contact& b = before[k];
-        const double v[] = {b.frame.w(),  b.frame.x(),  b.frame.y(), b.frame.z(), b.normal.x(),
-                            b.normal.y(), b.normal.z(), b.u.x(),     b.u.y(),     b.u.z(),
-                            b.phi.x(),    b.phi.y(),    b.phi.z()};
+        const double v[] = {b.frame.w(), b.frame.x(), b.frame.y(), b.frame.z(), b.u.x(),
+                            b.u.y(),     b.u.z(),     b.phi.x(),   b.phi.y(),   b.phi.z()};
         const double want = col < col::param   ? v[col]
                             : col < col::dampN ? b.params[col - col::param]
                                                : b.damp[static_cast<Eigen::Index>(col - col::dampN)];
