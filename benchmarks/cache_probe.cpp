@@ -6,11 +6,18 @@
 //  - bandwidth: sums of the array read in order, gigabytes per second per thread.
 // Where two threads take longer than one, the cores share what holds that size (the last-level
 // cache, or the memory's bandwidth), and work whose data is that large cannot gain twice from a
-// second core.
+// second core. Then two figures without data:
+//  - compute: independent multiply-add chains in registers, one thread and then two at once: how
+//    much work two cores do together against one (2 where nothing is shared; a host that slows
+//    its cores when both run, or shares them with other machines, gives less);
+//  - handoff: two threads take turns writing one cache line, nanoseconds per turn: what a core
+//    waits for a line the other core wrote last (a body one thread's contacts read after the
+//    other thread's integrator moved it).
 //   dem-cache-probe [LOADS]   (default 5e7 loads per size and thread)
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -67,6 +74,31 @@ double stream(const std::vector<double>& a, long loads, double& end) {
   return 1e-9 * static_cast<double>(passes) * static_cast<double>(a.size() * sizeof(double)) / s;
 }
 
+// Seconds for `rounds` rounds of 32 independent multiply-add chains (no memory traffic). Not inlined:
+// inlined into the parallel region, the chains went through memory and ran at half speed.
+[[gnu::noinline]] double compute(long rounds, double& end) {
+  double a[32];
+  for (int i = 0; i < 32; ++i) a[i] = 1.0 + 1e-3 * i;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (long r = 0; r < rounds; ++r)
+    for (double& x : a) x = x * 0.999999 + 1e-6;
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  end = std::accumulate(a, a + 32, 0.0);
+  return s;
+}
+
+// Nanoseconds per turn of two threads writing one line in turn (thread t waits for the value that
+// is its turn, then writes the next), `turns` turns; one thread of a team of two calls it each.
+double handoff(std::atomic<long>& line, long turns, int t) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (long v = t; v < turns; v += 2) {
+    while (line.load(std::memory_order_acquire) != v) {
+    }
+    line.store(v + 1, std::memory_order_release);
+  }
+  return 1e9 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / static_cast<double>(turns);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -107,6 +139,33 @@ int main(int argc, char** argv) {
     const double two = 0.5 * (both[0] + both[1]);
     std::printf("%7zu KB %11.2f GB/s %17.2f GB/s %8.2f%s\n", kb, alone, two, alone / two, oneCore);
     if (ends[0] + ends[1] + ends[2] == -1.0) std::printf(" ");  // (the sums used)
+  }
+  {
+    const long rounds = loads * 4;
+    double ends[3] = {0.0, 0.0, 0.0};
+    const double alone = compute(rounds, ends[2]);
+    double both[2] = {0.0, 0.0};
+#pragma omp parallel num_threads(2)
+    {
+      const int t = omp_get_thread_num();
+#pragma omp barrier
+      both[t] = compute(rounds, ends[t]);
+    }
+    const double two = std::max(both[0], both[1]);
+    std::printf("compute: %.3f s one thread, %.3f s two threads at once: two cores do %.2f times one core's work%s\n",
+                alone, two, 2.0 * alone / two, oneCore);
+    if (ends[0] + ends[1] + ends[2] == -1.0) std::printf(" ");  // (the chains used)
+  }
+  if (omp_get_max_threads() >= 2) {
+    alignas(64) std::atomic<long> line{0};
+    double ns[2] = {0.0, 0.0};
+#pragma omp parallel num_threads(2)
+    {
+      const int t = omp_get_thread_num();
+#pragma omp barrier
+      ns[t] = handoff(line, loads / 10, t);
+    }
+    std::printf("handoff: %.1f ns per turn of a cache line between the two threads\n", std::max(ns[0], ns[1]));
   }
   return 0;
 }
