@@ -14,8 +14,8 @@ namespace {
 }
 }  // namespace
 
-BufferedFile::BufferedFile(std::string path)
-    : path_(std::move(path)), buffer_(std::make_unique_for_overwrite<char[]>(kBufferBytes)) {
+BufferedFile::BufferedFile(std::string path, bool hashed)
+    : path_(std::move(path)), buffer_(std::make_unique_for_overwrite<char[]>(kBufferBytes)), hashed_(hashed) {
   fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) fail(path_, "cannot create");
 }
@@ -35,9 +35,14 @@ void BufferedFile::close() {
   if (::close(fd) != 0) fail(path_, "close failed");
 }
 
+std::uint64_t BufferedFile::hash() const {
+  if (!hashed_) throw std::logic_error(path_ + ": written without its hash (BufferedFile)");
+  return fnv1a64(std::string_view(buffer_.get(), used_), hashFlushed_);
+}
+
 void BufferedFile::flush() {
   writeToFd(buffer_.get(), used_);
-  hashFlushed_ = fnv1a64(std::string_view(buffer_.get(), used_), hashFlushed_);
+  if (hashed_) hashFlushed_ = fnv1a64(std::string_view(buffer_.get(), used_), hashFlushed_);
   used_ = 0;
 }
 
@@ -50,7 +55,7 @@ void BufferedFile::writeLarge(const char* data, std::size_t n) {
     return;
   }
   writeToFd(data, n);
-  hashFlushed_ = fnv1a64(std::string_view(data, n), hashFlushed_);
+  if (hashed_) hashFlushed_ = fnv1a64(std::string_view(data, n), hashFlushed_);
 }
 
 void BufferedFile::writeToFd(const char* data, std::size_t n) {

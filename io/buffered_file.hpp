@@ -21,8 +21,9 @@ class BufferedFile {
  public:
   static constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
 
-  // Creates `path`, or truncates it.
-  explicit BufferedFile(std::string path);
+  // Creates `path`, or truncates it. hashed false: no hash is kept (hash() throws std::logic_error);
+  // a file whose checksum is computed later, if ever (the last good state: LastGoodState).
+  explicit BufferedFile(std::string path, bool hashed = true);
   // Closes the file when close() was not called (after an error: nothing reported).
   ~BufferedFile();
   BufferedFile(const BufferedFile&) = delete;
@@ -38,7 +39,7 @@ class BufferedFile {
   }
   void write(std::string_view bytes) { write(bytes.data(), bytes.size()); }
   // The FNV-1a 64 hash of every byte written so far.
-  std::uint64_t hash() const { return fnv1a64(std::string_view(buffer_.get(), used_), hashFlushed_); }
+  std::uint64_t hash() const;
   // Hands the buffer to the system and waits until the file is on the disk (fsync).
   void sync();
   // Hands the buffer to the system and closes the file (without fsync).
@@ -55,6 +56,7 @@ class BufferedFile {
   std::unique_ptr<char[]> buffer_;
   std::size_t used_ = 0;
   std::uint64_t hashFlushed_ = kFnvBasis;  // of the bytes handed to the system
+  bool hashed_ = true;
 };
 
 }  // namespace dem::io

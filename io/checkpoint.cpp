@@ -3,6 +3,10 @@
 #include "atomic_file.hpp"
 #include "buffered_file.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -817,12 +821,48 @@ std::string readAll(std::ifstream& in, const std::string& path) {
 }
 }  // namespace
 
-void streamCheckpoint(const Scene& scene, const OutputState& outputs, BufferedFile& file) {
+void streamCheckpoint(const Scene& scene, const OutputState& outputs, BufferedFile& file, bool sealed) {
   Writer w;
   w.file = &file;
   writeState(w, scene, outputs);
+  if (!sealed) return;
   const std::uint64_t sum = file.hash();  // (sealCheckpoint's seal: the hash of every byte before it)
   file.write(reinterpret_cast<const char*>(&sum), sizeof sum);
+}
+
+void sealCheckpointFile(const std::string& path) {
+  const auto fail = [&](const char* what) {
+    throw std::runtime_error(path + ": " + what + ": " + std::strerror(errno));
+  };
+  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) fail("cannot open");
+  std::uint64_t sum = kFnvBasis;
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      ::close(fd);
+      errno = error;
+      fail("read failed");
+    }
+    if (n == 0) break;
+    sum = fnv1a64(std::string_view(chunk, static_cast<std::size_t>(n)), sum);
+  }
+  const char* seal = reinterpret_cast<const char*>(&sum);
+  for (std::size_t done = 0; done < sizeof sum;) {  // (at the end: the reads left the offset there)
+    const ssize_t n = ::write(fd, seal + done, sizeof sum - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      ::close(fd);
+      errno = error;
+      fail("write failed");
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::close(fd) != 0) fail("close failed");
 }
 
 void saveCheckpoint(const Scene& scene, const std::string& path, const OutputState& outputs) {

@@ -103,8 +103,13 @@ Scene sceneFromCheckpointBytes(const std::string& bytes, const std::string& name
 
 class BufferedFile;
 // The bytes of checkpointBytes(scene, outputs), seal included, written into `file` as they are
-// produced (no copy of the checkpoint in memory); the caller closes the file.
-void streamCheckpoint(const Scene& scene, const OutputState& outputs, BufferedFile& file);
+// produced (no copy of the checkpoint in memory); the caller closes the file. sealed false: without
+// the seal (the file need not keep its hash), which sealCheckpointFile appends later.
+void streamCheckpoint(const Scene& scene, const OutputState& outputs, BufferedFile& file, bool sealed = true);
+// Appends the seal to a checkpoint file streamed without it (the hash of its bytes, read back in
+// pieces of a fixed buffer: no memory of the checkpoint's size); throws std::runtime_error naming
+// the file.
+void sealCheckpointFile(const std::string& path);
 // Streams the checkpoint into PATH.tmp, syncs it and renames it over PATH (io/atomic_file.hpp).
 void saveCheckpoint(const Scene& scene, const std::string& path, const OutputState& outputs = {});
 Scene loadCheckpoint(const std::string& path, CheckpointInfo* info = nullptr);

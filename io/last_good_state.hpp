@@ -4,8 +4,11 @@
 //
 // It is streamed as a checkpoint into a hidden file of the output directory,
 // pendingLastGoodFile(name) (".last-good.ckpt.pending"), without fsync (into the page cache: cheap,
-// and no memory of the process). A failure syncs that file and renames it to the last-good file
-// (atomic): nothing is serialised at the failure, so a run out of memory saves its state too. The
+// and no memory of the process) and without its seal (the checksum: hashing the 10 MB of a 10^4
+// sphere bed byte by byte took a third of each copy's time, every 500 steps). A failure appends
+// the seal (sealCheckpointFile: the file read back in pieces), syncs the file and renames it to
+// the last-good file (atomic): nothing is serialised at the failure, so a run out of memory saves
+// its state too. The
 // pending file is removed when the object goes (the run ended, stopped or threw).
 //
 // When the pending file cannot be written (a full disk, a read-only directory), the state is kept
