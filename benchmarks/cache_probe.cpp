@@ -96,7 +96,8 @@ double handoff(std::atomic<long>& line, long turns, int t) {
     }
     line.store(v + 1, std::memory_order_release);
   }
-  return 1e9 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / static_cast<double>(turns);
+  return 1e9 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+         static_cast<double>(turns);
 }
 
 }  // namespace

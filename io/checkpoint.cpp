@@ -836,17 +836,18 @@ void sealCheckpointFile(const std::string& path) {
   };
   const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0) fail("cannot open");
+  const auto failClosing = [&](const char* what) {  // (the file closed, the failure's errno kept)
+    const int error = errno;
+    ::close(fd);
+    errno = error;
+    fail(what);
+  };
   std::uint64_t sum = kFnvBasis;
   char chunk[1 << 16];
   for (;;) {
     const ssize_t n = ::read(fd, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int error = errno;
-      ::close(fd);
-      errno = error;
-      fail("read failed");
-    }
+    if (n < 0) failClosing("read failed");
     if (n == 0) break;
     sum = fnv1a64(std::string_view(chunk, static_cast<std::size_t>(n)), sum);
   }
@@ -854,12 +855,7 @@ void sealCheckpointFile(const std::string& path) {
   for (std::size_t done = 0; done < sizeof sum;) {  // (at the end: the reads left the offset there)
     const ssize_t n = ::write(fd, seal + done, sizeof sum - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int error = errno;
-      ::close(fd);
-      errno = error;
-      fail("write failed");
-    }
+    if (n < 0) failClosing("write failed");
     done += static_cast<std::size_t>(n);
   }
   if (::close(fd) != 0) fail("close failed");

@@ -28,8 +28,8 @@ bool neighbours(const Particles& p, std::uint32_t facetA, std::uint32_t facetB) 
 }
 
 // The history columns of a contact (everything the kernel reads of its last step).
-constexpr std::size_t kHistory[] = {col::qw,   col::qx,   col::qy,   col::qz,    col::px,    col::py,
-                                    col::pz,   col::ux,   col::uy,   col::uz,    col::phix,  col::phiy,
+constexpr std::size_t kHistory[] = {col::qw,   col::qx,    col::qy,    col::qz,   col::px,   col::py,
+                                    col::pz,   col::ux,    col::uy,    col::uz,   col::phix, col::phiy,
                                     col::phiz, col::dampN, col::dampY, col::dampZ};
 
 // Contact `to` takes over the history of `from`, which is reset to a default contact's.

@@ -311,50 +311,50 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell, float* bod
     // test below, the same bits); a group with any other body takes the tests body by body
     if (runCell && (g + 1) * kLanes <= n && withinMargin(p, g * kLanes, kappa, rMin, move2, bodyMove2)) continue;
     for (std::size_t i = g * kLanes; i < std::min(n, (g + 1) * kLanes); ++i) {
-    // body i's tests; returns its squared move since the run (move2Above), +inf where not known
-    const auto check = [&]() -> float {
-      constexpr float unknown = std::numeric_limits<float>::infinity();
-      if (p.isClump[i]) return unknown;
-      if (p.shape[i] == Shape::Sphere) rMin = std::min(rMin, p.radius[i]);
-      float moved = unknown;
-      if (runCell && p.shape[i] == Shape::Sphere) {
-        const double d2 = (p.pos[i] - hRun_ * s_[i]).squaredNorm();
-        moved = move2Above(d2);
-        const double inside = dL_ - 1e-12 * kappa * (2.0 * p.pos[i].cwiseAbs().maxCoeff() + p.radius[i] + 3.0 * dL_);
-        if (inside > 0.0 && d2 <= inside * inside) {
-          move2 = std::max(move2, d2);
-          return moved;
+      // body i's tests; returns its squared move since the run (move2Above), +inf where not known
+      const auto check = [&]() -> float {
+        constexpr float unknown = std::numeric_limits<float>::infinity();
+        if (p.isClump[i]) return unknown;
+        if (p.shape[i] == Shape::Sphere) rMin = std::min(rMin, p.radius[i]);
+        float moved = unknown;
+        if (runCell && p.shape[i] == Shape::Sphere) {
+          const double d2 = (p.pos[i] - hRun_ * s_[i]).squaredNorm();
+          moved = move2Above(d2);
+          const double inside = dL_ - 1e-12 * kappa * (2.0 * p.pos[i].cwiseAbs().maxCoeff() + p.radius[i] + 3.0 * dL_);
+          if (inside > 0.0 && d2 <= inside * inside) {
+            move2 = std::max(move2, d2);
+            return moved;
+          }
         }
-      }
-      // (V) on axis w for the current box (s, h) of points no farther than x from the origin
-      const auto outside = [&](const Vec3& s, const Vec3& h, double x, int w) {
-        const double slack = kRound * (rn[w] * x + std::abs(s_[i][w]) + half_[i][w]);
-        return !(std::abs(s[w] - s_[i][w]) + h[w] + slack <= half_[i][w]);
+        // (V) on axis w for the current box (s, h) of points no farther than x from the origin
+        const auto outside = [&](const Vec3& s, const Vec3& h, double x, int w) {
+          const double slack = kRound * (rn[w] * x + std::abs(s_[i][w]) + half_[i][w]);
+          return !(std::abs(s[w] - s_[i][w]) + h[w] + slack <= half_[i][w]);
+        };
+        if (p.shape[i] == Shape::Sphere) {  // (the common case: no shape dispatch)
+          const Vec3 s = invH * p.pos[i], h = p.radius[i] * rn;
+          const double x = p.pos[i].norm();
+          for (int w = 0; w < 3; ++w)
+            if (outside(s, h, x, w)) out = 1;
+        } else {
+          Vec3 s, h;
+          transformedBox(p, i, cell.H(), invH, rn, 0.0, s, h);
+          const double x = boxPointNorm(p, i);
+          const bool wall = p.isWall(i);
+          const int m = wall ? wallCellAxis(p.walls[p.shapeIndex[i]].normal, cell.H()) : -1;
+          if (wall && (m < 0 || m != wallCellAxis(p.walls[p.shapeIndex[i]].normal, hRun_))) out = 1;
+          for (int w = 0; w < 3; ++w)
+            if ((!wall || w == m) && outside(s, h, x, w)) out = 1;
+        }
+        if (runCell && !p.isFacet(i)) {
+          const double d2 = (p.pos[i] - hRun_ * s_[i]).squaredNorm();
+          if (!(d2 <= dL2)) out = 1;
+          move2 = std::max(move2, std::isnan(d2) ? inf : d2);
+        }
+        return moved;
       };
-      if (p.shape[i] == Shape::Sphere) {  // (the common case: no shape dispatch)
-        const Vec3 s = invH * p.pos[i], h = p.radius[i] * rn;
-        const double x = p.pos[i].norm();
-        for (int w = 0; w < 3; ++w)
-          if (outside(s, h, x, w)) out = 1;
-      } else {
-        Vec3 s, h;
-        transformedBox(p, i, cell.H(), invH, rn, 0.0, s, h);
-        const double x = boxPointNorm(p, i);
-        const bool wall = p.isWall(i);
-        const int m = wall ? wallCellAxis(p.walls[p.shapeIndex[i]].normal, cell.H()) : -1;
-        if (wall && (m < 0 || m != wallCellAxis(p.walls[p.shapeIndex[i]].normal, hRun_))) out = 1;
-        for (int w = 0; w < 3; ++w)
-          if ((!wall || w == m) && outside(s, h, x, w)) out = 1;
-      }
-      if (runCell && !p.isFacet(i)) {
-        const double d2 = (p.pos[i] - hRun_ * s_[i]).squaredNorm();
-        if (!(d2 <= dL2)) out = 1;
-        move2 = std::max(move2, std::isnan(d2) ? inf : d2);
-      }
-      return moved;
-    };
-    const float moved = check();
-    if (bodyMove2) bodyMove2[i] = moved;
+      const float moved = check();
+      if (bodyMove2) bodyMove2[i] = moved;
     }
   }
   if (sweepLengthFor(rMin, verletDist) != dL_) return true;  // (moveSinceRun_ unknown: inf)
