@@ -366,6 +366,37 @@ inline void integrateFixedSphere(Particles& p, std::size_t i, double dt, TermSin
   sink.put(i, t);
 }
 
+// kLanes fixed spheres from i0 that do not turn (the bodies integrate() gives integrateFixedSphere:
+// not a clump's, not a facet, fixedSphere; with zero angular velocity and the identity
+// orientation: a fixed floor) at once, when the scene keeps no angular momenta: the same bits as
+// integrateFixedSphere on each (the places take + dt v in lanes; rotationQuat(0) is the identity,
+// and the identity times the identity, normalised, is the identity exactly, so the orientation
+// stays). False, and nothing done, unless each of them is such a sphere.
+inline bool integrateRestingSpheres(Particles& p, std::size_t i0, const HomoDeform* homo, double dt, TermSink& sink) {
+  if (!p.angMom.empty()) return false;
+  for (std::size_t i = i0; i < i0 + kLanes; ++i) {
+    const Quat& q = p.ori[i];
+    const bool identity = q.w() == 1.0 && q.x() == 0.0 && q.y() == 0.0 && q.z() == 0.0 && !std::signbit(q.x()) &&
+                          !std::signbit(q.y()) && !std::signbit(q.z());
+    if (p.clump[i] != kNoClump || p.isFacet(i) || !fixedSphere(p, i, homo) || !identity ||
+        !(p.angVel[i].array() == 0.0).all())
+      return false;
+  }
+  const V3<Lanes> v = loadV3Lanes(p.vel[i0].data()), w = loadV3Lanes(p.angVel[i0].data());
+  const V3<Lanes> x = loadV3Lanes(p.pos[i0].data()) + Lanes(dt) * v;  // seed eq. (28)
+  storeV3Lanes(p.pos[i0].data(), x);
+  // noteNonFinite: a NaN or inf anywhere makes the sum non-finite
+  const Lanes state = x.x + x.y + x.z + (v.x + v.y + v.z) + (w.x + w.y + w.z);
+  const bool finite = stdx::all_of(state - state == 0.0);
+  for (std::size_t i = i0; i < i0 + kLanes; ++i) {
+    p.velMidstep[i] = 1;
+    IntegratorScratch::Terms t;
+    t.nonFinite = !finite && nonFinite(p, i);
+    sink.put(i, t);
+  }
+  return true;
+}
+
 // kLanes consecutive free spheres i0 .. i0 + kLanes - 1 at once: the same bits as integrateFreeSphere
 // on each (element-wise lane arithmetic), their terms to the sink in order.
 static_assert(sizeof(Vec3) == 3 * sizeof(double) && sizeof(Quat) == 4 * sizeof(double),
@@ -486,6 +517,10 @@ void integrate(Particles& p, const Vec3& gravity, double dt, const IntegratorSet
         if (i % kLanes == 0 && i + kLanes <= end && freeSpheres(p, i, homo, fastPath)) {
           integrateFreeSpheres(p, i, gravity, dt, lambda, sink);
           i += kLanes - 1;  // (and the loop's ++i: the next group)
+          continue;
+        }
+        if (i % kLanes == 0 && i + kLanes <= end && integrateRestingSpheres(p, i, homo, dt, sink)) {
+          i += kLanes - 1;
           continue;
         }
         IntegratorScratch::Terms t;

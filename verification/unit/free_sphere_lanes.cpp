@@ -1,6 +1,7 @@
 // Unit: free spheres are stepped kLanes at a time (solver/integrator.cpp, integrateFreeSpheres) when
 // kLanes consecutive particles are free spheres, one at a time otherwise. Both use the same formulas
-// with element-wise arithmetic, so a sphere's trajectory must be the same bits either way: each
+// with element-wise arithmetic, so a sphere's trajectory must be the same bits either way (and so
+// for fixed spheres that do not turn, integrateRestingSpheres): each
 // sphere of a gas of 4 kLanes non-interacting spheres (stepped in lanes) against the same sphere
 // alone in a scene (stepped one at a time). Damping, gravity and a time-dependent external force
 // and torque change the signs of the damping terms; some spheres spin fast enough (> 0.04 rad per
@@ -92,6 +93,37 @@ BOOST_AUTO_TEST_CASE(spheres_that_do_not_spin_keep_their_orientation_normalised)
   }
   BOOST_TEST(s.particles.angVel[1].isZero(0.0));
   BOOST_TEST(sameBits(s.particles.ori, expected));
+}
+
+// Fixed spheres (every axis blocked: a floor, or spheres moved at a prescribed velocity) that do not
+// turn are stepped kLanes at a time (integrateRestingSpheres) when kLanes consecutive ones are such,
+// one at a time otherwise (integrateFixedSphere). Each sphere of 4 kLanes (a group at rest, one with
+// a turning sphere in it, one moving without turning, one turning) against the same sphere alone.
+BOOST_AUTO_TEST_CASE(fixed_spheres_in_lanes_and_one_at_a_time_give_the_same_bits) {
+  std::mt19937_64 rng(13);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<ParticleSpec> specs;
+  for (std::size_t k = 0; k < 4 * kLanes; ++k) {
+    ParticleSpec p = sphereSpec(Vec3(10.0 * static_cast<double>(k), u(rng), u(rng)), 0.01 * (1.5 + u(rng)), 2600.0);
+    p.blocked = dof::all;
+    const std::size_t group = k / kLanes;
+    if (group == 2) p.vel = Vec3(u(rng), u(rng), u(rng));
+    if (group == 3 || k == kLanes + 3) p.angVel = 5.0 * Vec3(u(rng), u(rng), u(rng));
+    specs.push_back(p);
+  }
+  Scene all = freeSpheres(specs);
+  all.run(200);
+  for (std::size_t k = 0; k < specs.size(); ++k) {
+    Scene alone = freeSpheres({specs[k]});
+    alone.run(200);
+    BOOST_TEST_INFO("sphere " << k);
+    BOOST_TEST(sameBits(std::vector<Vec3>{all.particles.pos[k]}, alone.particles.pos));
+    BOOST_TEST(sameBits(std::vector<Vec3>{all.particles.vel[k]}, alone.particles.vel));
+    BOOST_TEST(sameBits(std::vector<Quat>{all.particles.ori[k]}, alone.particles.ori));
+  }
+  // (the turning ones did turn, the others kept the identity)
+  BOOST_TEST(!all.particles.ori[kLanes + 3].isApprox(Quat::Identity()));
+  BOOST_TEST(sameBits(std::vector<Quat>{all.particles.ori[0]}, std::vector<Quat>{Quat::Identity()}));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
