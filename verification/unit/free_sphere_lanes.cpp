@@ -36,20 +36,26 @@ Scene freeSpheres(const std::vector<ParticleSpec>& specs) {
   return s;
 }
 
-}  // namespace
-
-BOOST_AUTO_TEST_SUITE(free_sphere_lanes)
-
-BOOST_AUTO_TEST_CASE(lanes_and_one_at_a_time_give_the_same_bits) {
-  std::mt19937_64 rng(11);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
+// 4 kLanes spheres 10 m apart (no contacts) at random places, of random radii, each then set up by
+// setUp(k, spec, u) with u() the next random number in [-1, 1].
+template <class SetUp>
+std::vector<ParticleSpec> spheresApart(std::uint64_t seed, SetUp&& setUp) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  const auto u = [&] { return uniform(rng); };
   std::vector<ParticleSpec> specs;
   for (std::size_t k = 0; k < 4 * kLanes; ++k) {
-    ParticleSpec p = sphereSpec(Vec3(10.0 * static_cast<double>(k), u(rng), u(rng)), 0.01 * (1.5 + u(rng)), 2600.0);
-    p.vel = Vec3(u(rng), u(rng), u(rng));
-    p.angVel = (k % 3 == 0 ? 80.0 : 5.0) * Vec3(u(rng), u(rng), u(rng));  // 80 rad/s: > 0.04 rad per step
+    const double y = u(), z = u(), r = 0.01 * (1.5 + u());
+    ParticleSpec p = sphereSpec(Vec3(10.0 * static_cast<double>(k), y, z), r, 2600.0);
+    setUp(k, p, u);
     specs.push_back(p);
   }
+  return specs;
+}
+
+// The spheres stepped 200 times together (consecutive ones in lanes) and each alone (one at a
+// time): the same bits for each (places, velocities, orientations). Returns the scene of all.
+Scene stepEachAlone(const std::vector<ParticleSpec>& specs) {
   Scene all = freeSpheres(specs);
   all.run(200);
   for (std::size_t k = 0; k < specs.size(); ++k) {
@@ -61,6 +67,18 @@ BOOST_AUTO_TEST_CASE(lanes_and_one_at_a_time_give_the_same_bits) {
     BOOST_TEST(sameBits(std::vector<Vec3>{all.particles.angVel[k]}, alone.particles.angVel));
     BOOST_TEST(sameBits(std::vector<Quat>{all.particles.ori[k]}, alone.particles.ori));
   }
+  return all;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(free_sphere_lanes)
+
+BOOST_AUTO_TEST_CASE(lanes_and_one_at_a_time_give_the_same_bits) {
+  stepEachAlone(spheresApart(11, [](std::size_t k, ParticleSpec& p, auto&& u) {
+    p.vel = Vec3(u(), u(), u());
+    p.angVel = (k % 3 == 0 ? 80.0 : 5.0) * Vec3(u(), u(), u());  // 80 rad/s: > 0.04 rad per step
+  }));
 }
 
 // Spheres that do not spin (w = 0 exactly, no torque: a free fall) rotate by Quaternion(0), the
@@ -100,27 +118,12 @@ BOOST_AUTO_TEST_CASE(spheres_that_do_not_spin_keep_their_orientation_normalised)
 // one at a time otherwise (integrateFixedSphere). Each sphere of 4 kLanes (a group at rest, one with
 // a turning sphere in it, one moving without turning, one turning) against the same sphere alone.
 BOOST_AUTO_TEST_CASE(fixed_spheres_in_lanes_and_one_at_a_time_give_the_same_bits) {
-  std::mt19937_64 rng(13);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<ParticleSpec> specs;
-  for (std::size_t k = 0; k < 4 * kLanes; ++k) {
-    ParticleSpec p = sphereSpec(Vec3(10.0 * static_cast<double>(k), u(rng), u(rng)), 0.01 * (1.5 + u(rng)), 2600.0);
+  const Scene all = stepEachAlone(spheresApart(13, [](std::size_t k, ParticleSpec& p, auto&& u) {
     p.blocked = dof::all;
     const std::size_t group = k / kLanes;
-    if (group == 2) p.vel = Vec3(u(rng), u(rng), u(rng));
-    if (group == 3 || k == kLanes + 3) p.angVel = 5.0 * Vec3(u(rng), u(rng), u(rng));
-    specs.push_back(p);
-  }
-  Scene all = freeSpheres(specs);
-  all.run(200);
-  for (std::size_t k = 0; k < specs.size(); ++k) {
-    Scene alone = freeSpheres({specs[k]});
-    alone.run(200);
-    BOOST_TEST_INFO("sphere " << k);
-    BOOST_TEST(sameBits(std::vector<Vec3>{all.particles.pos[k]}, alone.particles.pos));
-    BOOST_TEST(sameBits(std::vector<Vec3>{all.particles.vel[k]}, alone.particles.vel));
-    BOOST_TEST(sameBits(std::vector<Quat>{all.particles.ori[k]}, alone.particles.ori));
-  }
+    if (group == 2) p.vel = Vec3(u(), u(), u());
+    if (group == 3 || k == kLanes + 3) p.angVel = 5.0 * Vec3(u(), u(), u());
+  }));
   // (the turning ones did turn, the others kept the identity)
   BOOST_TEST(!all.particles.ori[kLanes + 3].isApprox(Quat::Identity()));
   BOOST_TEST(sameBits(std::vector<Quat>{all.particles.ori[0]}, std::vector<Quat>{Quat::Identity()}));
