@@ -258,13 +258,10 @@ Particles readParticles(Reader& r, std::uint32_t version) {
       r.fail("clump id of particle " + std::to_string(i) + " out of range");
   }
   // the angular momenta kept only where some body needs them (Particles::angMom): stored again as
-  // the scene stores them, an aspherical body's and any L other than I w
+  // the scene stores them, an aspherical body's and any L other than I w (setAngMom)
   std::vector<Vec3> L;
   L.swap(p.angMom);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (p.isAspherical(i)) p.keepAngMom();
-    p.setAngMom(i, L[i]);
-  }
+  for (std::size_t i = 0; i < n; ++i) p.setAngMom(i, L[i]);
   if (version >= 11) {
     p.userId = r.podArray<std::uint32_t>();
     if (p.userId.size() != n) r.fail("user ids of another length than the particle arrays");

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 
 namespace dem {
 
@@ -374,10 +375,9 @@ inline void integrateFixedSphere(Particles& p, std::size_t i, double dt, TermSin
 // stays). False, and nothing done, unless each of them is such a sphere.
 inline bool integrateRestingSpheres(Particles& p, std::size_t i0, const HomoDeform* homo, double dt, TermSink& sink) {
   if (!p.angMom.empty()) return false;
+  static const Quat kIdentity = Quat::Identity();  // (w = 1, x = y = z = +0: compared bit for bit)
   for (std::size_t i = i0; i < i0 + kLanes; ++i) {
-    const Quat& q = p.ori[i];
-    const bool identity = q.w() == 1.0 && q.x() == 0.0 && q.y() == 0.0 && q.z() == 0.0 && !std::signbit(q.x()) &&
-                          !std::signbit(q.y()) && !std::signbit(q.z());
+    const bool identity = std::memcmp(p.ori[i].coeffs().data(), kIdentity.coeffs().data(), sizeof(Quat)) == 0;
     if (p.clump[i] != kNoClump || p.isFacet(i) || !fixedSphere(p, i, homo) || !identity ||
         !(p.angVel[i].array() == 0.0).all())
       return false;

@@ -87,10 +87,11 @@ void Particles::keepAngMom() {
   for (std::size_t i = 0; i < pos.size(); ++i) angMom[i] = isotropicAngMom(i);
 }
 
+// (an aspherical body's L is always kept: its integrator steps L, not w)
 void Particles::setAngMom(std::size_t i, const Vec3& L) {
   if (angMom.empty()) {
     const Vec3 derived = isotropicAngMom(i);
-    if (std::memcmp(L.data(), derived.data(), sizeof(Vec3)) == 0) return;  // (bits: -0 is not +0)
+    if (!isAspherical(i) && std::memcmp(L.data(), derived.data(), sizeof(Vec3)) == 0) return;  // (bits: -0 is not +0)
     keepAngMom();
   }
   angMom[i] = L;
@@ -232,7 +233,6 @@ std::size_t Particles::copyMesh(const Particles& from, std::size_t m) {
     inertia[id] = from.inertia[i];
     vel[id] = from.vel[i];
     angVel[id] = from.angVel[i];
-    if (isAspherical(id)) keepAngMom();
     setAngMom(id, from.angMomOf(i));
     ori[id] = from.ori[i];
     force[id] = from.force[i];
