@@ -11,12 +11,13 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstring>
 
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
-#if defined(__AVX512BW__)
+#if defined(__AVX512BW__) || defined(__AVX512VL__)
 #include <immintrin.h>
 #endif
 
@@ -160,6 +161,75 @@ inline void stageIdleLane(LaneInputs<inCount>& in, std::size_t j) {
   in.at(inWasReal, j) = 1.0;  // (no formation work for idle lanes)
 }
 
+#if defined(__AVX512VL__)
+// The 3-vectors a[i[0]], ..., a[i[7]] as lanes of their components (kLanes = 8): each read as four
+// doubles with the fourth masked (nothing read past it), the eight transposed in registers. Only
+// data moves: the bits of a[i[j]].
+[[gnu::always_inline]] inline V3<Lanes> gatherV3(const Vec3* a, const std::uint32_t* i) {
+  static_assert(kLanes == 8);
+  __m512d z[4];  // lanes j and j + 4: x y z - x y z -
+  for (std::size_t j = 0; j < 4; ++j) {
+    const __m256d lo = _mm256_maskz_loadu_pd(0x7, a[i[j]].data()), hi = _mm256_maskz_loadu_pd(0x7, a[i[j + 4]].data());
+    z[j] = _mm512_insertf64x4(_mm512_castpd256_pd512(lo), hi, 1);
+  }
+  const __m512d xz01 = _mm512_unpacklo_pd(z[0], z[1]), y01 = _mm512_unpackhi_pd(z[0], z[1]);  // x0 x1 z0 z1 x4 x5 z4 z5
+  const __m512d xz23 = _mm512_unpacklo_pd(z[2], z[3]), y23 = _mm512_unpackhi_pd(z[2], z[3]);  // y0 y1 - - y4 y5 - -
+  const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13), second = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+  return {Lanes(_mm512_permutex2var_pd(xz01, first, xz23)), Lanes(_mm512_permutex2var_pd(y01, first, y23)),
+          Lanes(_mm512_permutex2var_pd(xz01, second, xz23))};
+}
+
+// stageBatch for a whole batch of sphere-sphere contacts that were all real at the last step (in a
+// settled bed nearly every batch): the same inputs as stageLane gives each lane, the bodies' vectors
+// read as lanes (gatherV3) and each input stored with one vector store. A contact that sees its
+// second body across the cell (a cellDist code other than zero) has its d and v2 - v1 from
+// secondPoint and secondPointVelocity, as stageLane. Returns false, staging nothing, for any other
+// batch.
+inline bool stageSphereBatch(const Particles& p, const ContactStore& cs, std::size_t k0, const PeriodicShift* shift,
+                             LaneInputs<inCount>& in) {
+  std::uint64_t types, real;
+  static_assert(sizeof(ContactType) == 1 && static_cast<int>(ContactType::SphereSphere) == 0);
+  std::memcpy(&types, cs.typeData() + k0, sizeof types);
+  std::memcpy(&real, cs.realData() + k0, sizeof real);
+  if (types != 0 || real != 0x0101010101010101u) return false;
+  const std::uint32_t* i1 = cs.id1Data() + k0;
+  const std::uint32_t* i2 = cs.id2Data() + k0;
+  const V3<Lanes> x1 = gatherV3(p.pos.data(), i1), v1 = gatherV3(p.vel.data(), i1);
+  const V3<Lanes> d = gatherV3(p.pos.data(), i2) - x1, dv = gatherV3(p.vel.data(), i2) - v1;
+  const auto store = [&](std::size_t f, const Lanes& x) __attribute__((always_inline)) {
+    x.copy_to(in.field[f].v, stdx::vector_aligned);
+  };
+  const auto store3 = [&](std::size_t f, const V3<Lanes>& x) __attribute__((always_inline)) {
+    store(f, x.x);
+    store(f + 1, x.y);
+    store(f + 2, x.z);
+  };
+  store3(inD, d);
+  store3(inDv, dv);
+  store3(inX1, x1);
+  store3(inW1, gatherV3(p.angVel.data(), i1));
+  store3(inW2, gatherV3(p.angVel.data(), i2));
+  store3(inAxis, V3<Lanes>{Lanes(0.0), Lanes(0.0), Lanes(0.0)});
+  store(inR1, Lanes([&](auto j) { return p.radius[i1[j]]; }));
+  store(inR2, Lanes([&](auto j) { return p.radius[i2[j]]; }));
+  store(inType, Lanes(0.0));
+  store(inWasReal, Lanes(1.0));
+  store(inKernel, Lanes(1.0));
+  if (const std::uint8_t* code = cs.cellCodeData()) {
+    std::uint64_t codes;
+    std::memcpy(&codes, code + k0, sizeof codes);
+    for (std::size_t j = 0; codes != 0 && j < kLanes; ++j) {
+      if (code[k0 + j] == 0) continue;
+      const Eigen::Vector3i cell = cs.cellDist(k0 + j);
+      const Vec3 x2 = secondPoint(p, ContactType::SphereSphere, i1[j], i2[j], cell, shift ? &shift->H : nullptr);
+      in.set(inD, j, x2 - p.pos[i1[j]]);
+      in.set(inDv, j, secondPointVelocity(p, ContactType::SphereSphere, i2[j], x2, cell, shift) - p.vel[i1[j]]);
+    }
+  }
+  return true;
+}
+#endif
+
 // The kernel's input for a batch (KernelInput's functions): each input loaded from the staged lanes
 // or the columns where the kernel uses it.
 template <bool Dashpots>
@@ -293,6 +363,9 @@ struct LoadSink {
 inline bool stageBatch(const Particles& p, const ContactStore& cs, std::size_t k0, std::size_t end,
                        const PeriodicShift* shift, const FacetContactScratch* facets, LaneInputs<inCount>& in) {
   const std::size_t n = std::min(kLanes, end - k0);
+#if defined(__AVX512VL__)
+  if (n == kLanes && stageSphereBatch(p, cs, k0, shift, in)) return true;
+#endif
   bool any = false;
   for (std::size_t j = 0; j < kLanes; ++j) {
     if (j < n && stageLane(p, cs, k0 + j, shift, facets, in, j)) {

@@ -465,6 +465,8 @@ class ContactStore {
   const std::uint32_t* id1Data() const { return id1_.data(); }
   const std::uint32_t* id2Data() const { return id2_.data(); }
   const ContactType* typeData() const { return type_.data(); }
+  // Each contact's cellDist code (cell_offsets.hpp: 0 for no offset), or nullptr while every one is zero.
+  const std::uint8_t* cellCodeData() const { return cellCode_.empty() ? nullptr : cellCode_.data(); }
   std::uint8_t* realData() { return real_.data(); }
   const std::uint8_t* realData() const { return real_.data(); }
 
