@@ -102,7 +102,7 @@ Contact ContactStore::getWithoutResults(std::size_t k) const {
   }
   for (std::size_t i = 0; i < kMaxLawParams; ++i) c.params[i] = at(col::param + i, k);
   c.damp = vec(col::dampN, k);
-  c.frame = Quat(at(col::qw, k), at(col::qx, k), at(col::qy, k), at(col::qz, k));
+  c.frame = frame(k);
   c.normal = normal(k);
   c.u = vec(col::ux, k);
   c.phi = vec(col::phix, k);

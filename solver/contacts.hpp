@@ -332,10 +332,10 @@ class ContactStore {
   // CellOffsetTable::kCodes - 27 offsets beyond one cell would be held at once.
   void setCellDist(std::size_t k, const Eigen::Vector3i& d);
   Vec3 vec(std::size_t c, std::size_t k) const { return {at(c, k), at(c + 1, k), at(c + 2, k)}; }
+  // Contact k's frame (local -> global) as its four columns hold it.
+  Quat frame(std::size_t k) const { return Quat(at(col::qw, k), at(col::qx, k), at(col::qy, k), at(col::qz, k)); }
   // Contact k's normal: its frame's x axis while real (frameNormal), else zero (Contact::normal).
-  Vec3 normal(std::size_t k) const {
-    return real_[k] ? frameNormal(Quat(at(col::qw, k), at(col::qx, k), at(col::qy, k), at(col::qz, k))) : Vec3::Zero();
-  }
+  Vec3 normal(std::size_t k) const { return real_[k] ? frameNormal(frame(k)) : Vec3::Zero(); }
 
   // Contact k separated: its frame and point (left as they were at its last real step) back to a
   // default Contact's. They are not read again before it forms anew; reset, a contact that is

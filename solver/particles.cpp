@@ -109,7 +109,7 @@ std::size_t Particles::add(const ParticleSpec& spec) {
     badField(id, "ori", str(spec.ori), "a finite unit quaternion");
   if (spec.blocked & ~dof::all) badField(id, "blocked", std::to_string(spec.blocked), "a mask of dof:: bits (0..63)");
 
-  const bool aspherical = spec.inertia[0] != spec.inertia[1] || spec.inertia[1] != spec.inertia[2];  // (isAspherical)
+  const bool aspherical = anisotropic(spec.inertia);
   if (aspherical) keepAngMom();  // (the entries of the bodies before it)
   pos.push_back(spec.pos);
   vel.push_back(spec.vel);

@@ -179,10 +179,9 @@ struct Particles {
   bool isBoundary(std::size_t i) const { return shape[i] != Shape::Sphere; }
 
   // Whether the principal moments differ (an aspherical body integrated by Euler's equations).
-  bool isAspherical(std::size_t i) const {
-    const Vec3& I = inertia[i];
-    return I[0] != I[1] || I[1] != I[2];
-  }
+  bool isAspherical(std::size_t i) const { return anisotropic(inertia[i]); }
+  // Principal moments of inertia that are not all equal (an aspherical body's).
+  static bool anisotropic(const Vec3& I) { return I[0] != I[1] || I[1] != I[2]; }
   bool isClumpMember(std::size_t i) const { return clump[i] != kNoClump; }
   // Body i's angular momentum: angMom[i], or I w while angMom is empty.
   Vec3 angMomOf(std::size_t i) const { return angMom.empty() ? isotropicAngMom(i) : angMom[i]; }
