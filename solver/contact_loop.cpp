@@ -174,7 +174,8 @@ inline void stageIdleLane(LaneInputs<inCount>& in, std::size_t j) {
   }
   const __m512d xz01 = _mm512_unpacklo_pd(z[0], z[1]), y01 = _mm512_unpackhi_pd(z[0], z[1]);  // x0 x1 z0 z1 x4 x5 z4 z5
   const __m512d xz23 = _mm512_unpacklo_pd(z[2], z[3]), y23 = _mm512_unpackhi_pd(z[2], z[3]);  // y0 y1 - - y4 y5 - -
-  const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13), second = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+  const __m512i first = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13),
+                second = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
   return {Lanes(_mm512_permutex2var_pd(xz01, first, xz23)), Lanes(_mm512_permutex2var_pd(y01, first, y23)),
           Lanes(_mm512_permutex2var_pd(xz01, second, xz23))};
 }
