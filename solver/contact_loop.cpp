@@ -17,7 +17,7 @@
 #include <omp.h>
 #endif
 
-#if defined(__AVX512BW__) || defined(__AVX512VL__)
+#if defined(__AVX512BW__) || defined(__AVX__)
 #include <immintrin.h>
 #endif
 
@@ -179,6 +179,22 @@ inline void stageIdleLane(LaneInputs<inCount>& in, std::size_t j) {
   return {Lanes(_mm512_permutex2var_pd(xz01, first, xz23)), Lanes(_mm512_permutex2var_pd(y01, first, y23)),
           Lanes(_mm512_permutex2var_pd(xz01, second, xz23))};
 }
+#elif defined(__AVX__) && !defined(__AVX512F__)
+// The same for kLanes = 4 (AVX without AVX-512): each vector read with the fourth double masked,
+// the four transposed in registers.
+[[gnu::always_inline]] inline V3<Lanes> gatherV3(const Vec3* a, const std::uint32_t* i) {
+  static_assert(kLanes == 4);
+  const __m256i three = _mm256_setr_epi64x(-1, -1, -1, 0);
+  __m256d r[4];  // x y z -
+  for (std::size_t j = 0; j < 4; ++j) r[j] = _mm256_maskload_pd(a[i[j]].data(), three);
+  const __m256d xz01 = _mm256_unpacklo_pd(r[0], r[1]), y01 = _mm256_unpackhi_pd(r[0], r[1]);  // x0 x1 z0 z1, y0 y1 - -
+  const __m256d xz23 = _mm256_unpacklo_pd(r[2], r[3]), y23 = _mm256_unpackhi_pd(r[2], r[3]);
+  return {Lanes(_mm256_permute2f128_pd(xz01, xz23, 0x20)), Lanes(_mm256_permute2f128_pd(y01, y23, 0x20)),
+          Lanes(_mm256_permute2f128_pd(xz01, xz23, 0x31))};
+}
+#endif
+
+#if defined(__AVX512VL__) || (defined(__AVX__) && !defined(__AVX512F__))
 
 // stageBatch for a whole batch of sphere-sphere contacts that were all real at the last step (in a
 // settled bed nearly every batch): the same inputs as stageLane gives each lane, the bodies' vectors
@@ -188,11 +204,13 @@ inline void stageIdleLane(LaneInputs<inCount>& in, std::size_t j) {
 // batch.
 inline bool stageSphereBatch(const Particles& p, const ContactStore& cs, std::size_t k0, const PeriodicShift* shift,
                              LaneInputs<inCount>& in) {
-  std::uint64_t types, real;
-  static_assert(sizeof(ContactType) == 1 && static_cast<int>(ContactType::SphereSphere) == 0);
-  std::memcpy(&types, cs.typeData() + k0, sizeof types);
-  std::memcpy(&real, cs.realData() + k0, sizeof real);
-  if (types != 0 || real != 0x0101010101010101u) return false;
+  // (the batch's kLanes type and flag bytes at once)
+  static_assert(sizeof(ContactType) == 1 && static_cast<int>(ContactType::SphereSphere) == 0 && kLanes <= 8);
+  constexpr std::uint64_t allReal = 0x0101010101010101u >> (8 * (8 - kLanes));
+  std::uint64_t types = 0, real = 0;
+  std::memcpy(&types, cs.typeData() + k0, kLanes);
+  std::memcpy(&real, cs.realData() + k0, kLanes);
+  if (types != 0 || real != allReal) return false;
   const std::uint32_t* i1 = cs.id1Data() + k0;
   const std::uint32_t* i2 = cs.id2Data() + k0;
   const V3<Lanes> x1 = gatherV3(p.pos.data(), i1), v1 = gatherV3(p.vel.data(), i1);
@@ -217,8 +235,8 @@ inline bool stageSphereBatch(const Particles& p, const ContactStore& cs, std::si
   store(inWasReal, Lanes(1.0));
   store(inKernel, Lanes(1.0));
   if (const std::uint8_t* code = cs.cellCodeData()) {
-    std::uint64_t codes;
-    std::memcpy(&codes, code + k0, sizeof codes);
+    std::uint64_t codes = 0;
+    std::memcpy(&codes, code + k0, kLanes);
     for (std::size_t j = 0; codes != 0 && j < kLanes; ++j) {
       if (code[k0 + j] == 0) continue;
       const Eigen::Vector3i cell = cs.cellDist(k0 + j);
@@ -364,7 +382,7 @@ struct LoadSink {
 inline bool stageBatch(const Particles& p, const ContactStore& cs, std::size_t k0, std::size_t end,
                        const PeriodicShift* shift, const FacetContactScratch* facets, LaneInputs<inCount>& in) {
   const std::size_t n = std::min(kLanes, end - k0);
-#if defined(__AVX512VL__)
+#if defined(__AVX512VL__) || (defined(__AVX__) && !defined(__AVX512F__))
   if (n == kLanes && stageSphereBatch(p, cs, k0, shift, in)) return true;
 #endif
   bool any = false;
