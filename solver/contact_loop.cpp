@@ -235,9 +235,7 @@ inline bool stageSphereBatch(const Particles& p, const ContactStore& cs, std::si
   store(inWasReal, Lanes(1.0));
   store(inKernel, Lanes(1.0));
   if (const std::uint8_t* code = cs.cellCodeData()) {
-    std::uint64_t codes = 0;
-    std::memcpy(&codes, code + k0, kLanes);
-    for (std::size_t j = 0; codes != 0 && j < kLanes; ++j) {
+    for (std::size_t j = 0; j < kLanes; ++j) {
       if (code[k0 + j] == 0) continue;
       const Eigen::Vector3i cell = cs.cellDist(k0 + j);
       const Vec3 x2 = secondPoint(p, ContactType::SphereSphere, i1[j], i2[j], cell, shift ? &shift->H : nullptr);
@@ -246,6 +244,12 @@ inline bool stageSphereBatch(const Particles& p, const ContactStore& cs, std::si
     }
   }
   return true;
+}
+#else
+// (no staging in lanes for this target: every batch lane by lane)
+inline bool stageSphereBatch(const Particles&, const ContactStore&, std::size_t, const PeriodicShift*,
+                             LaneInputs<inCount>&) {
+  return false;
 }
 #endif
 
@@ -382,9 +386,7 @@ struct LoadSink {
 inline bool stageBatch(const Particles& p, const ContactStore& cs, std::size_t k0, std::size_t end,
                        const PeriodicShift* shift, const FacetContactScratch* facets, LaneInputs<inCount>& in) {
   const std::size_t n = std::min(kLanes, end - k0);
-#if defined(__AVX512VL__) || (defined(__AVX__) && !defined(__AVX512F__))
   if (n == kLanes && stageSphereBatch(p, cs, k0, shift, in)) return true;
-#endif
   bool any = false;
   for (std::size_t j = 0; j < kLanes; ++j) {
     if (j < n && stageLane(p, cs, k0 + j, shift, facets, in, j)) {
