@@ -213,7 +213,14 @@ static void runWithMpi(char** argv) {
 // the integrator's accesses to pos[i], vel[i], force[i] of one body then collide in the core's
 // caches (measured: 10^4 spheres, one thread, 1.32-1.34 ms per step with the arrays mapped against
 // 1.14-1.22 ms from the heap; docs/performance.md). The column buffer maps its own pages.
-static void particleArraysFromTheHeap() { mallopt(M_MMAP_THRESHOLD, 1 << 30); }
+// The heap's free top is kept, not returned to the system (M_TRIM_THRESHOLD): on this kind of
+// virtual machine a page's first touch costs about 15 us (docs/performance.md, dynamic scenes), and
+// the memory a collider run or a growing contact store frees was touched again at the next run.
+// Peak memory is unchanged (what is kept was in use before).
+static void particleArraysFromTheHeap() {
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+}
 
 int main(int argc, char** argv) {
 #ifdef DEM_RUN_MPI_PROGRAM

@@ -98,6 +98,17 @@ class CellGrid {
   // Calls f(id) for every body in cell k and its neighbours (each cell once).
   template <class F>
   void forNeighbours(const std::array<std::int64_t, 3>& k, F&& f) const {
+    forNeighbourSlots(k, [&](std::size_t q) { f(items_[q]); });
+  }
+
+  // The bodies in the grid's order (build): slot q holds body item(q), the slots of a cell in a row.
+  std::size_t slots() const { return items_.size(); }
+  std::uint32_t item(std::size_t q) const { return items_[q]; }
+
+  // Calls f(q) for every slot of cell k and its neighbours (each cell once): forNeighbours for data
+  // copied into the grid's order, read in sequence.
+  template <class F>
+  void forNeighbourSlots(const std::array<std::int64_t, 3>& k, F&& f) const {
     std::array<std::array<std::int64_t, 3>, 3> axis{};
     std::array<int, 3> count{};
     for (int w = 0; w < 3; ++w) {
@@ -114,7 +125,7 @@ class CellGrid {
       for (int b = 0; b < count[1]; ++b)
         for (int c = 0; c < count[2]; ++c) {
           const std::size_t cell = flat({axis[0][a], axis[1][b], axis[2][c]});
-          for (std::uint32_t q = start_[cell]; q < start_[cell + 1]; ++q) f(items_[q]);
+          for (std::size_t q = start_[cell]; q < start_[cell + 1]; ++q) f(q);
         }
   }
 

@@ -68,6 +68,21 @@ bool periodicBoxesOverlap(const Vec3& sa, const Vec3& ha, const Vec3& sb, const 
 
 namespace {
 
+// Whether the boxes (s, h) of two bodies, in either order and as floats, may overlap through some
+// image: a necessary condition of periodicBoxesOverlap for both orders (the floats' round-off of the
+// fractional coordinates and of their difference is covered many times by the slack, which grows
+// with the coordinates; the nearest image's distance |d - round(d)| does not depend on how a half
+// is rounded), which rejects most of a grid's candidates before their shapes are looked at.
+bool boxesMayOverlap(const Eigen::Vector3f& sa, const Eigen::Vector3f& ha, const Eigen::Vector3f& sb,
+                     const Eigen::Vector3f& hb) {
+  for (int w = 0; w < 3; ++w) {
+    const float d = sa[w] - sb[w];
+    const float slack = 1e-5f + 1e-6f * (std::abs(sa[w]) + std::abs(sb[w]));  // (>> 3 float ulps of the largest)
+    if (!(std::abs(d - std::nearbyint(d)) <= ha[w] + hb[w] + slack)) return false;
+  }
+  return true;
+}
+
 Vec3 rowNorms(const Mat3& invH) { return Vec3(invH.row(0).norm(), invH.row(1).norm(), invH.row(2).norm()); }
 
 // Transformed centre s and half-widths h of body i's box (periodic_collider.hpp):
@@ -231,17 +246,21 @@ void PeriodicCollider::handleInversion(std::uint32_t a, std::uint32_t b, const P
   if (!pairAllowed(p, a, b)) return;
   const auto [i1, i2] = contactOrder(p, a, b);
   Eigen::Vector3i k;
-  const bool ov = overlapAt(p, i1, i2, k);
-  const std::int64_t idx = contacts.find(i1, i2);
-  if (ov && idx < 0) {
+  if (overlapAt(p, i1, i2, k)) {
+    addOverlapping(i1, i2, k, p, materials, contacts);
+  } else if (const std::int64_t idx = contacts.find(i1, i2); idx >= 0) {
+    contacts.remove(static_cast<std::size_t>(idx));
+  }
+}
+
+void PeriodicCollider::addOverlapping(std::uint32_t i1, std::uint32_t i2, const Eigen::Vector3i& k, const Particles& p,
+                                      const std::vector<Material>& materials, ContactStore& contacts) const {
+  if (const std::int64_t idx = contacts.find(i1, i2); idx < 0) {
     Contact c = makeContact(p, materials, i1, i2, law);
     c.cellDist = k;
     contacts.add(c);
-  } else if (ov) {
-    const auto m = static_cast<std::size_t>(idx);
-    if (!contacts.real(m)) contacts.setCellDist(m, k);  // another image (only possible after a jump of a whole box)
-  } else if (idx >= 0) {
-    contacts.remove(static_cast<std::size_t>(idx));
+  } else if (!contacts.real(static_cast<std::size_t>(idx))) {
+    contacts.setCellDist(static_cast<std::size_t>(idx), k);  // another image (only possible after a jump of a whole box)
   }
 }
 
@@ -374,15 +393,25 @@ bool PeriodicCollider::update(const Particles& p, const Cell& cell, const std::v
   if (full) {
     fullRun(p, materials, contacts);
   } else {
-    bool rebuilt = false;
-    for (int w = 0; w < 3 && !rebuilt; ++w) {
-      for (Bound& b : lists_[w].v) {
+    // The bounds' new coordinates, and how many stand before a smaller one (each such descent is at
+    // least one move of the insertion sort)
+    std::size_t descents = 0;
+    for (int w = 0; w < 3; ++w) {
+      List& list = lists_[w];
+      for (Bound& b : list.v) {
         const std::uint32_t id = idOf(b.tag);
         b.coord = (isUpper(b.tag) ? s_[id][w] + half_[id][w] : s_[id][w] - half_[id][w]) - b.period;
       }
+      for (std::size_t i = 0; i < list.v.size(); ++i)
+        descents += list.v[i == 0 ? list.v.size() - 1 : i - 1].coord > list.v[i].coord + (i == list.lo ? 1.0 : 0.0);
+    }
+    bool rebuilt = kScrambledDescents.den * descents > kScrambledDescents.num * p.size();
+    if (rebuilt) fullRun(p, materials, contacts);
+    std::size_t work = kSortWorkPerBody * p.size();
+    for (int w = 0; w < 3 && !rebuilt; ++w) {
       int passes = 0;
-      while (insertionSortPass(w, p, materials, contacts))
-        if (++passes > 8) {  // far from sorted (a jump): rebuild from scratch
+      while (insertionSortPass(w, p, materials, contacts, work))
+        if (++passes > 8 || work == 0) {  // far from sorted (a jump, or bodies that overtook many): from scratch
           fullRun(p, materials, contacts);
           rebuilt = true;
           break;
@@ -519,31 +548,49 @@ void PeriodicCollider::fullRun(const Particles& p, const std::vector<Material>& 
     for (std::size_t i = 0; i < n; ++i) hMax = std::max(hMax, half_[i][w]);
     width[w] = 2.0 * hMax * (1.0 + 1e-6) + 1e-12;
   }
-  const auto m = detail::CellGrid::counts(Vec3::Ones(), width, n, true);
+  // (up to 8 n + 64 cells: a tall cell's empty height had widened the cells, and doubled the candidates)
+  const auto m = detail::CellGrid::counts(Vec3::Ones(), width, 2 * n, true);
   for (int w = 0; w < 3; ++w) width[w] = 1.0 / static_cast<double>(m[w]);
   detail::CellGrid grid(Vec3::Zero(), width, m, true);
   std::vector<std::uint32_t> ids(n);
   for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<std::uint32_t>(i);
   grid.build(ids, [&](std::uint32_t i) { return s_[i]; });
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> found;  // (steps from a's lower bound, b)
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  // (a, b) in the sweep's order
-  for (std::size_t mm = 0; mm < N; ++mm) {
-    if (isUpper(v[mm].tag)) continue;
-    const std::uint32_t a = idOf(v[mm].tag);
-    const std::size_t reach = (posHi[a] + N - mm) % N;  // steps to a's own upper bound
-    found.clear();
-    grid.forNeighbours(grid.cellOf(s_[a]), [&](std::uint32_t b) {
-      const std::size_t step = (posLo[b] + N - mm) % N;
-      if (step == 0 || step >= reach || !sweepPair(p, a, b)) return;
-      const auto [i1, i2] = contactOrder(p, a, b);
-      if (overlapAt(p, i1, i2, k)) found.emplace_back(static_cast<std::uint32_t>(step), b);
-    });
-    std::sort(found.begin(), found.end());
-    for (const auto& f : found) pairs.emplace_back(a, f.second);
+  {
+    // The boxes in the grid's order, as floats (a test that only rejects: boxesMayOverlap), with
+    // the places of their lower bounds in the sweep: a box's candidates are then read in sequence.
+    // (Freed before the contacts grow.)
+    std::vector<GridBox> boxes(grid.slots());
+    for (std::size_t q = 0; q < boxes.size(); ++q) {
+      const std::uint32_t b = grid.item(q);
+      boxes[q] = {s_[b].cast<float>(), half_[b].cast<float>(), posLo[b], b};
+    }
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> found;  // (steps from a's lower bound, b)
+    for (std::size_t mm = 0; mm < N; ++mm) {
+      if (isUpper(v[mm].tag)) continue;
+      const std::uint32_t a = idOf(v[mm].tag);
+      const std::size_t reach = (posHi[a] + N - mm) % N;  // steps to a's own upper bound
+      const Eigen::Vector3f sa = s_[a].cast<float>(), ha = half_[a].cast<float>();
+      found.clear();
+      grid.forNeighbourSlots(grid.cellOf(s_[a]), [&](std::size_t q) {
+        const GridBox& c = boxes[q];
+        const std::size_t step = c.posLo >= mm ? c.posLo - mm : c.posLo + N - mm;
+        if (step == 0 || step >= reach || !boxesMayOverlap(sa, ha, c.s, c.h) || !sweepPair(p, a, c.id)) return;
+        const auto [i1, i2] = contactOrder(p, a, c.id);
+        if (overlapAt(p, i1, i2, k)) found.emplace_back(static_cast<std::uint32_t>(step), c.id);
+      });
+      std::sort(found.begin(), found.end());
+      for (const auto& f : found) pairs.emplace_back(a, f.second);
+    }
   }
-  // The columns reserved for all of them at once (a pair met twice is added once).
-  contacts.reserve(contacts.size() + pairs.size());
-  for (const auto& [a, b] : pairs) handleInversion(a, b, p, materials, contacts);
+  // The columns reserved for all of them at once: the run's contacts are the pairs found (a pair met
+  // twice is added once), the entries that do not overlap having gone above.
+  contacts.reserve(pairs.size());
+  for (const auto& [a, b] : pairs) {
+    const auto [i1, i2] = contactOrder(p, a, b);
+    overlapAt(p, i1, i2, k);  // (true: found above)
+    addOverlapping(i1, i2, k, p, materials, contacts);
+  }
   initialised_ = true;
   ++fullRuns_;
 }
@@ -551,7 +598,7 @@ void PeriodicCollider::fullRun(const Particles& p, const std::vector<Material>& 
 // One insertion-sort pass over the circular list of axis w (seed "Periodic insertion sort
 // algorithm"); returns whether it exchanged or wrapped anything.
 bool PeriodicCollider::insertionSortPass(int w, const Particles& p, const std::vector<Material>& materials,
-                                         ContactStore& contacts) {
+                                         ContactStore& contacts, std::size_t& work) {
   auto& v = lists_[w].v;
   std::size_t& lo = lists_[w].lo;
   const std::size_t N = v.size();
@@ -570,6 +617,7 @@ bool PeriodicCollider::insertionSortPass(int w, const Particles& p, const std::v
     const std::size_t i1 = prev(i);
     // across ||, the left neighbour is compared with the element's coordinate plus the period
     if (!(v[i1].coord > v[i].coord + (i == lo ? 1.0 : 0.0))) continue;
+    if (work == 0) return true;  // (the run's budget spent: a full run follows)
     const Bound vi = v[i];
     std::size_t j = i1;
     std::size_t moves = 0;
@@ -581,8 +629,12 @@ bool PeriodicCollider::insertionSortPass(int w, const Particles& p, const std::v
         v[j1].coord -= 1.0;
         lo = prev(lo);
       }
-      if (isUpper(vi.tag) != isUpper(v[j1].tag) && sweepPair(p, idOf(vi.tag), idOf(v[j1].tag)))
+      std::size_t cost = 1;
+      if (isUpper(vi.tag) != isUpper(v[j1].tag) && sweepPair(p, idOf(vi.tag), idOf(v[j1].tag))) {
         handleInversion(idOf(vi.tag), idOf(v[j1].tag), p, materials, contacts);
+        cost = kInversionWork;
+      }
+      work -= std::min(work, cost);
       j = prev(j);
       changed = true;
       if (++moves >= N) throw std::logic_error("periodic collider: bound list out of order by a whole period");

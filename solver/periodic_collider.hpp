@@ -132,6 +132,19 @@ void sharePeriodicVertices(Particles& p, const Mat3& H);
 class PeriodicCollider {
  public:
   double verletDist = -0.1;  // as Collider::verletDist
+  // An incremental run is a full run instead when its bounds' lists hold more than
+  // kScrambledDescents descents per body (a bound before a smaller one: at least one move each), and
+  // gives up for a full run once its insertion sort has done about the work of a full run:
+  // kSortWorkPerBody per body, a bound's move counting 1 and an inversion of a pair the sweep tests
+  // kInversionWork (its boxes' test and the pair map's lookup). Bodies that overtake many others
+  // between two runs (a cloud poured from a grid, whose layers' bounds, nearly equal, are shuffled)
+  // made the insertion sort quadratic: up to 2.4e6 moves, 60-100 ms per run of 10^4 bodies, against
+  // about 20 ms for a full run (docs/performance.md, dynamic scenes).
+  struct Ratio {
+    std::size_t num, den;
+  };
+  static constexpr Ratio kScrambledDescents{3, 4};
+  static constexpr std::size_t kSortWorkPerBody = 200, kInversionWork = 12;
 
   // Updates the potential contacts for the current positions and cell when needsRun(); returns
   // whether it ran.
@@ -230,8 +243,23 @@ class PeriodicCollider {
   void wallPass(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts) const;
   void handleInversion(std::uint32_t a, std::uint32_t b, const Particles& p, const std::vector<Material>& materials,
                        ContactStore& contacts) const;
+  // The pair (i1, i2) (a contact's order) whose boxes overlap through i2's image k: added, or its
+  // image updated while it is not real.
+  void addOverlapping(std::uint32_t i1, std::uint32_t i2, const Eigen::Vector3i& k, const Particles& p,
+                      const std::vector<Material>& materials, ContactStore& contacts) const;
+  // A box in fullRun's grid: transformed centre and half-widths as floats, the place of its lower
+  // bound in the x list, its body.
+  struct GridBox {
+    Eigen::Vector3f s, h;
+    std::uint32_t posLo, id;
+  };
   void fullRun(const Particles& p, const std::vector<Material>& materials, ContactStore& contacts);
-  bool insertionSortPass(int axis, const Particles& p, const std::vector<Material>& materials, ContactStore& contacts);
+  // One pass; `work` is what is left of the run's budget (kSortWorkPerBody per body, a move of a
+  // bound costing 1 and an inversion of a pair the sweep tests kInversionWork): when it is spent the
+  // pass stops between two elements (the list a valid permutation, the contacts those of the
+  // inversions handled) and returns true.
+  bool insertionSortPass(int axis, const Particles& p, const std::vector<Material>& materials, ContactStore& contacts,
+                         std::size_t& work);
 };
 
 // Periodic overlap of the boxes of a and b (transformed centres s, half-widths h); on overlap, k is
