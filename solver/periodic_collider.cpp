@@ -260,7 +260,8 @@ void PeriodicCollider::addOverlapping(std::uint32_t i1, std::uint32_t i2, const 
     c.cellDist = k;
     contacts.add(c);
   } else if (!contacts.real(static_cast<std::size_t>(idx))) {
-    contacts.setCellDist(static_cast<std::size_t>(idx), k);  // another image (only possible after a jump of a whole box)
+    contacts.setCellDist(static_cast<std::size_t>(idx),
+                         k);  // another image (only possible after a jump of a whole box)
   }
 }
 
@@ -406,12 +407,16 @@ bool PeriodicCollider::update(const Particles& p, const Cell& cell, const std::v
         descents += list.v[i == 0 ? list.v.size() - 1 : i - 1].coord > list.v[i].coord + (i == list.lo ? 1.0 : 0.0);
     }
     bool rebuilt = kScrambledDescents.den * descents > kScrambledDescents.num * p.size();
-    if (rebuilt) fullRun(p, materials, contacts);
+    if (rebuilt) {
+      fullRun(p, materials, contacts);
+      ++fullRunsForCost_;
+    }
     std::size_t work = kSortWorkPerBody * p.size();
     for (int w = 0; w < 3 && !rebuilt; ++w) {
       int passes = 0;
       while (insertionSortPass(w, p, materials, contacts, work))
         if (++passes > 8 || work == 0) {  // far from sorted (a jump, or bodies that overtook many): from scratch
+          fullRunsForCost_ += work == 0;
           fullRun(p, materials, contacts);
           rebuilt = true;
           break;
@@ -500,6 +505,7 @@ void PeriodicCollider::restore(State st, std::size_t nParticles) {
   dL_ = st.dL;
   runs_ = st.runs;
   fullRuns_ = st.fullRuns;
+  fullRunsForCost_ = 0;
   initialised_ = st.initialised;
 }
 

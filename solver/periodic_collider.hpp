@@ -174,6 +174,9 @@ class PeriodicCollider {
   double sweepLength() const { return dL_; }
   std::uint64_t runs() const { return runs_; }
   std::uint64_t fullRuns() const { return fullRuns_; }
+  // Of the full runs since this collider was made or restored (restore), those chosen because
+  // the incremental run would have cost more (kScrambledDescents, kSortWorkPerBody).
+  std::uint64_t fullRunsForCost() const { return fullRunsForCost_; }
 
   struct Bound {
     double coord;
@@ -229,7 +232,7 @@ class PeriodicCollider {
   List lists_[3];
   std::vector<Vec3> s_, half_;  // transformed centres and half-widths of the boxes (last run)
   double dL_ = 0.0;
-  std::uint64_t runs_ = 0, fullRuns_ = 0;
+  std::uint64_t runs_ = 0, fullRuns_ = 0, fullRunsForCost_ = 0;
   bool initialised_ = false;
   Mat3 hRun_ = Mat3::Zero();  // H at the last run (criterion (E) and dormancy), when hRunValid_
   bool hRunValid_ = false;

@@ -366,10 +366,11 @@ BOOST_AUTO_TEST_CASE(runs_costlier_than_a_full_run_are_full_runs_with_the_same_p
   std::normal_distribution<double> gauss;
   Particles& p = s.particles;
   const auto moveAndRun = [&](std::size_t count, std::size_t stride, const auto& move) {
-    const std::uint64_t full = collider.fullRuns();
+    const std::uint64_t full = collider.fullRuns(), forCost = collider.fullRunsForCost();
     for (std::size_t i = 0; i < count; ++i) p.pos[i * stride] += move();
     BOOST_TEST_REQUIRE(collider.update(p, *s.cell, s.materials, s.contacts));
     BOOST_TEST((dem::verify::storePairs(s.contacts) == brute()));
+    BOOST_TEST(collider.fullRunsForCost() - forCost == collider.fullRuns() - full);  // (for their cost)
     return collider.fullRuns() - full;
   };
   const auto randomMove = [&](double length) {
