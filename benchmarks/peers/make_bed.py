@@ -18,6 +18,9 @@ Steps (python3 standard library only; every file goes to --dir, default build/pe
                                    floor only, no walls, no cell); with --sizes 5e4 also 5 x 10^4
                                    (1 x 5 tiles: the weak scaling of docs/mpi.md)
   make_bed.py all --dem-run BIN    the three in order
+  make_bed.py pour-peer            writes the pour itself (its particles at rest, no outputs) for both
+                                   codes: DIR/pour_1e4_cell.json, .in and .data (a dynamic scene: the
+                                   collider runs every 50-500 steps; docs/performance.md, dynamic scenes)
 
 `tile` also writes the same particles for LIGGGHTS 3.8 (Debian package `liggghts`): DIR/bed_N_cell.data
 and bed_N_box.data (read_data, atom_style sphere: type 2 the floor, type 1 the free spheres, with their
@@ -316,9 +319,21 @@ def cmd_tile(args):
             liggghts_files(kx, ky, free, periodic, label, path[:-len(".json")])
 
 
+def cmd_pour_peer(args):
+    os.makedirs(args.dir, exist_ok=True)
+    free = [dict(p, vel=[0.0, 0.0, 0.0], angVel=[0.0, 0.0, 0.0]) for p in pour_particles()]
+    stem = os.path.join(args.dir, "pour_1e4_cell")
+    scene = scene_file(1, 1, free, True, args.steps, "1e4")
+    scene["description"] = "The pour of the issue-18 bed (make_bed.py pour) at its start, periodic in x and y"
+    with open(stem + ".json", "w") as f:
+        f.write(json.dumps(scene, separators=(",", ":")) + "\n")
+    print("wrote", stem + ".json", file=sys.stderr)
+    liggghts_files(1, 1, free, True, "1e4 (pour)", stem)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", choices=["pour", "settle", "tile", "all"])
+    ap.add_argument("command", choices=["pour", "settle", "tile", "all", "pour-peer"])
     ap.add_argument("--dir", default="build/peers", help="output directory (default build/peers)")
     ap.add_argument("--dem-run", default="build/release/dem-run", help="dem-run binary for settle")
     ap.add_argument("--pour-steps", type=int, default=20000, help="steps of the pour (default 20000 = 0.81 s)")
@@ -332,6 +347,8 @@ def main():
         cmd_settle(args)
     if args.command in ("tile", "all"):
         cmd_tile(args)
+    if args.command == "pour-peer":
+        cmd_pour_peer(args)
 
 
 if __name__ == "__main__":
