@@ -260,8 +260,8 @@ void PeriodicCollider::addOverlapping(std::uint32_t i1, std::uint32_t i2, const 
     c.cellDist = k;
     contacts.add(c);
   } else if (!contacts.real(static_cast<std::size_t>(idx))) {
-    contacts.setCellDist(static_cast<std::size_t>(idx),
-                         k);  // another image (only possible after a jump of a whole box)
+    // another image (only possible after a jump of a whole box)
+    contacts.setCellDist(static_cast<std::size_t>(idx), k);
   }
 }
 
@@ -406,7 +406,7 @@ bool PeriodicCollider::update(const Particles& p, const Cell& cell, const std::v
       for (std::size_t i = 0; i < list.v.size(); ++i)
         descents += list.v[i == 0 ? list.v.size() - 1 : i - 1].coord > list.v[i].coord + (i == list.lo ? 1.0 : 0.0);
     }
-    bool rebuilt = kScrambledDescents.den * descents > kScrambledDescents.num * p.size();
+    bool rebuilt = static_cast<double>(descents) > kScrambledDescents * static_cast<double>(p.size());
     if (rebuilt) {
       fullRun(p, materials, contacts);
       ++fullRunsForCost_;
@@ -561,7 +561,7 @@ void PeriodicCollider::fullRun(const Particles& p, const std::vector<Material>& 
   std::vector<std::uint32_t> ids(n);
   for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<std::uint32_t>(i);
   grid.build(ids, [&](std::uint32_t i) { return s_[i]; });
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  // (a, b) in the sweep's order
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  // (i1, i2), a contact's order, in the sweep's order
   {
     // The boxes in the grid's order, as floats (a test that only rejects: boxesMayOverlap), with
     // the places of their lower bounds in the sweep: a box's candidates are then read in sequence.
@@ -571,7 +571,10 @@ void PeriodicCollider::fullRun(const Particles& p, const std::vector<Material>& 
       const std::uint32_t b = grid.item(q);
       boxes[q] = {s_[b].cast<float>(), half_[b].cast<float>(), posLo[b], b};
     }
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> found;  // (steps from a's lower bound, b)
+    struct Found {
+      std::uint32_t step, i1, i2;  // (steps from a's lower bound: distinct)
+    };
+    std::vector<Found> found;
     for (std::size_t mm = 0; mm < N; ++mm) {
       if (isUpper(v[mm].tag)) continue;
       const std::uint32_t a = idOf(v[mm].tag);
@@ -583,18 +586,17 @@ void PeriodicCollider::fullRun(const Particles& p, const std::vector<Material>& 
         const std::size_t step = c.posLo >= mm ? c.posLo - mm : c.posLo + N - mm;
         if (step == 0 || step >= reach || !boxesMayOverlap(sa, ha, c.s, c.h) || !sweepPair(p, a, c.id)) return;
         const auto [i1, i2] = contactOrder(p, a, c.id);
-        if (overlapAt(p, i1, i2, k)) found.emplace_back(static_cast<std::uint32_t>(step), c.id);
+        if (overlapAt(p, i1, i2, k)) found.push_back({static_cast<std::uint32_t>(step), i1, i2});
       });
-      std::sort(found.begin(), found.end());
-      for (const auto& f : found) pairs.emplace_back(a, f.second);
+      std::sort(found.begin(), found.end(), [](const Found& x, const Found& y) { return x.step < y.step; });
+      for (const Found& f : found) pairs.emplace_back(f.i1, f.i2);
     }
   }
   // The columns reserved for all of them at once: the run's contacts are the pairs found (a pair met
   // twice is added once), the entries that do not overlap having gone above.
   contacts.reserve(pairs.size());
-  for (const auto& [a, b] : pairs) {
-    const auto [i1, i2] = contactOrder(p, a, b);
-    overlapAt(p, i1, i2, k);  // (true: found above)
+  for (const auto& [i1, i2] : pairs) {
+    overlapAt(p, i1, i2, k);  // (true: found above; its image k)
     addOverlapping(i1, i2, k, p, materials, contacts);
   }
   initialised_ = true;

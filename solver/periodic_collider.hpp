@@ -140,10 +140,7 @@ class PeriodicCollider {
   // between two runs (a cloud poured from a grid, whose layers' bounds, nearly equal, are shuffled)
   // made the insertion sort quadratic: up to 2.4e6 moves, 60-100 ms per run of 10^4 bodies, against
   // about 20 ms for a full run (docs/performance.md, dynamic scenes).
-  struct Ratio {
-    std::size_t num, den;
-  };
-  static constexpr Ratio kScrambledDescents{3, 4};
+  static constexpr double kScrambledDescents = 0.75;
   static constexpr std::size_t kSortWorkPerBody = 200, kInversionWork = 12;
 
   // Updates the potential contacts for the current positions and cell when needsRun(); returns
