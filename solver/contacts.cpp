@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace dem {
 
@@ -644,38 +647,151 @@ void ContactStore::sortIfDisordered(std::size_t real, bool known) {
   descentsKnown_ = true;
 }
 
-// In place: the order as indices sorted by their pairs (no copy of the keys), then each cycle of the
-// permutation applied by swaps (no copy of a column); besides the store, 8 bytes and a bit per contact.
-void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
-  DEM_ASSERT(end <= limit_, "sortByBodies: contacts with columns");
+// The order of [begin, end) by pairs, in linear time on a list that is nearly sorted (the real
+// contacts between two sorts: a sorted list into which gatherReal's swaps put a few contacts from
+// elsewhere): the longest run of contacts whose pairs increase stays in its order (patience
+// sorting: most contacts extend the run at once, the others a binary search), the others are
+// sorted and merged into it. order[m] is the contact that goes to begin + m; kept[m - begin] tells
+// whether contact m is of that run.
+ContactStore::SortPlan ContactStore::orderByBodies(std::size_t begin, std::size_t end) const {
   const std::size_t n = end - begin;
-  std::vector<std::uint32_t> order(n);  // order[m]: the contact that goes to begin + m
-  for (std::size_t m = 0; m < n; ++m) order[m] = static_cast<std::uint32_t>(begin + m);
-  std::sort(order.begin(), order.end(), [this](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+  constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> tails;      // tails[j]: the last of the best increasing run of length j + 1
+  std::vector<std::uint32_t> before(n);  // the contact before m in the run that ends at m
+  const auto keyOf = [&](std::uint32_t m) { return key(begin + m); };
+  for (std::uint32_t m = 0; m < n; ++m) {
+    const std::uint64_t k = keyOf(m);
+    if (tails.empty() || keyOf(tails.back()) < k) {
+      before[m] = tails.empty() ? none : tails.back();
+      tails.push_back(m);
+      continue;
+    }
+    const auto at =
+        std::lower_bound(tails.begin(), tails.end(), k, [&](std::uint32_t t, std::uint64_t x) { return keyOf(t) < x; });
+    before[m] = at == tails.begin() ? none : *(at - 1);
+    *at = m;
+  }
+  SortPlan plan;
+  plan.kept.assign(n, 0);
+  for (std::uint32_t m = tails.empty() ? none : tails.back(); m != none; m = before[m]) plan.kept[m] = 1;
+  std::vector<std::uint32_t> others;
+  for (std::uint32_t m = 0; m < n; ++m)
+    if (!plan.kept[m]) others.push_back(m);
+  std::sort(others.begin(), others.end(), [&](std::uint32_t a, std::uint32_t b) { return keyOf(a) < keyOf(b); });
   // (pairs are unique: no ties)
-  bool moved = false;
-  for (std::size_t m = 0; m < n; ++m) moved = moved || order[m] != begin + m;
-  if (!moved) return;
-  // (the pair map's slots of the contacts that move, found while their ids are in place)
-  std::vector<std::uint32_t> slots(n);
-  for (std::size_t m = 0; m < n; ++m)
-    if (order[m] != begin + m) slots[m] = static_cast<std::uint32_t>(index_.slot(key(order[m]), keyAt()));
-  // A cycle m -> order[m] -> ...: swapping place j with the place of its contact now, order[j], puts
-  // that contact at j and the cycle's first contact at order[j], until the cycle closes.
-  std::vector<bool> placed(n, false);
-  for (std::size_t m = 0; m < n; ++m) {
-    if (placed[m]) continue;
-    for (std::size_t j = m;;) {
-      placed[j] = true;
-      const std::size_t from = order[j] - begin;
-      if (from == m) break;
-      swap(begin + j, begin + from);
-      j = from;
+  plan.order.resize(n);
+  std::size_t o = 0;
+  std::uint32_t m = 0;
+  for (std::size_t q = 0; q < n; ++q) {
+    while (m < n && !plan.kept[m]) ++m;
+    if (o < others.size() && (m == n || keyOf(others[o]) < keyOf(m))) {
+      plan.order[q] = static_cast<std::uint32_t>(begin) + others[o++];
+    } else {
+      plan.order[q] = static_cast<std::uint32_t>(begin) + m++;
     }
   }
-  for (std::size_t m = 0; m < n; ++m)
-    if (order[m] != begin + m) index_.setSlot(slots[m], static_cast<std::uint32_t>(begin + m));
+  return plan;
+}
+
+// In place: the contacts [begin, end) in the order orderByBodies gives; only the stretch [lo, hi)
+// that changes is touched, and the pair map's entries are renamed in one scan of its table. A list
+// that is nearly sorted (at most 1/16 of the stretch out of the run) is rewritten in one pass in
+// increasing place: each place first keeps its contact's columns in a ring (the run's contacts
+// move at most as far back as there are others, and find theirs there), then takes its new
+// contact's (from the ring, from a place not yet overwritten, or from a copy of the others made
+// before the pass), so the columns are read and written in the tiles' order; besides the store, 13
+// bytes per contact of the stretch and the columns of at most 1/8 of it. Any other list is put in
+// order by swaps around the permutation's cycles (no copy of a column: 5 bytes per contact).
+void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
+  DEM_ASSERT(end <= limit_, "sortByBodies: contacts with columns");
+  const SortPlan plan = orderByBodies(begin, end);
+  std::size_t lo = begin, hi = end;
+  while (lo < hi && plan.order[lo - begin] == lo) ++lo;
+  while (hi > lo && plan.order[hi - 1 - begin] == hi - 1) --hi;
+  if (lo == hi) return;
   adjacencyValid_ = false;
+  const std::uint32_t* from = plan.order.data() + (lo - begin);  // from[m - lo]: the contact that goes to m
+  const std::size_t n = hi - lo;
+  const auto kept = [&](std::size_t k) { return plan.kept[k - begin] != 0; };
+  {
+    std::vector<std::uint32_t> to(n + 1);  // to[k - lo]: where contact k goes (and one more: PairIndex::rename)
+    for (std::size_t m = 0; m < n; ++m) to[from[m] - lo] = static_cast<std::uint32_t>(lo + m);
+    index_.rename(lo, hi, to.data());
+  }
+  std::size_t others = 0;
+  for (std::size_t k = lo; k < hi; ++k) others += !kept(k);
+  if (16 * others > n) {
+    // A cycle m -> from[m] -> ...: swapping place j with the place of its contact now, from[j], puts
+    // that contact at j and the cycle's first contact at from[j], until the cycle closes.
+    std::vector<bool> placed(n, false);
+    for (std::size_t m = 0; m < n; ++m) {
+      if (placed[m]) continue;
+      for (std::size_t j = m;;) {
+        placed[j] = true;
+        const std::size_t source = from[j] - lo;
+        if (source == m) break;
+        swap(lo + j, lo + source);
+        j = source;
+      }
+    }
+    return;
+  }
+  // a[m] := a[from[m]] for m < size (runGap_ and inAdj_ may end before hi: a contact beyond holds
+  // `beyond` there, as swap() reads it)
+  const auto permute = [&](auto& a, std::size_t size, auto beyond) {
+    const std::size_t stop = std::min(size, hi);
+    if (stop <= lo) return;
+    const std::vector<std::remove_reference_t<decltype(a[0])>> copy(a.begin() + lo, a.begin() + stop);
+    for (std::size_t m = lo; m < stop; ++m) a[m] = from[m - lo] < stop ? copy[from[m - lo] - lo] : beyond;
+  };
+  permute(id1_, size_, 0u);
+  permute(id2_, size_, 0u);
+  permute(type_, size_, ContactType::SphereSphere);
+  permute(real_, size_, std::uint8_t{0});
+  if (!cellCode_.empty()) permute(cellCode_, size_, std::uint8_t{0});
+  permute(runGap_, runGap_.size(), kUnknownGap);
+  permute(inAdj_, inAdj_.size(), std::uint8_t{0});
+
+  // the columns: place p of contact k at data_[tile(k) + p kColumnPad + k % kColumnPad]
+  const std::size_t w = width();
+  double* const d = data_.data();
+  const auto at = [&](std::size_t k) { return d + tile(k) + k % kColumnPad; };
+  const auto save = [&](std::size_t k, double* into) {
+    const double* c = at(k);
+    for (std::size_t p = 0; p < w; ++p) into[p] = c[p * kColumnPad];
+  };
+  const auto load = [&](const double* source, std::size_t k) {
+    double* c = at(k);
+    for (std::size_t p = 0; p < w; ++p) c[p * kColumnPad] = source[p];
+  };
+  std::size_t back = 0;                   // the farthest a contact of the run moves back
+  std::vector<double> aside(others * w);  // the others' columns, in their new order
+  double* next = aside.data();
+  for (std::size_t m = 0; m < n; ++m) {
+    if (kept(from[m])) {
+      if (lo + m > from[m]) back = std::max(back, lo + m - from[m]);
+    } else {
+      save(from[m], next);
+      next += w;
+    }
+  }
+  const std::size_t ring = back + 1;
+  std::vector<double> held(ring * w);  // held[(k % ring) w ...]: contact k's columns before its place was overwritten
+  const double* other = aside.data();
+  for (std::size_t m = lo; m < hi; ++m) {
+    const std::size_t k = from[m - lo];
+    save(m, held.data() + (m % ring) * w);
+    if (!kept(k)) {
+      load(other, m);
+      other += w;
+    } else if (k < m) {
+      load(held.data() + (k % ring) * w, m);
+    } else if (k > m) {  // (k's place is overwritten later: read in place)
+      const double* source = at(k);
+      double* into = at(m);
+      for (std::size_t p = 0; p < w; ++p) into[p * kColumnPad] = source[p * kColumnPad];
+    }
+  }
 }
 
 void ContactStore::renumberBodies(const std::vector<std::uint32_t>& newSlot) {

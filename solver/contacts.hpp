@@ -166,12 +166,14 @@ inline constexpr std::size_t kDashpotColumns = col::resultsBegin - col::dashpots
 inline constexpr std::size_t kResultColumns = col::count - col::resultsBegin;
 
 // The real contacts are sorted by (id1, id2) again when more than 1/kSortDisorder of them follow
-// one with a larger pair (ContactStore::partition, gatherReal). A sort permutes every column and
-// re-indexes the pair map; between collider runs contacts that form or separate swap places and
-// slowly disorder the list. 1/8: on the settled beds of benchmarks/peers (1e4 and 1e5 spheres,
-// box and cell) sorting at 1/64 took a tenth of the step on two threads (it is serial), and a
-// list kept within 1/8 of sorted reads the bodies no slower.
-inline constexpr std::size_t kSortDisorder = 8;
+// one with a larger pair (ContactStore::partition, gatherReal). Between collider runs contacts that
+// form or separate swap places and slowly disorder the list; a contact out of place reads bodies
+// far from its neighbours', on two threads mostly bodies the other core integrated. A sort of a
+// nearly sorted list is linear (sortByBodies: the pass in the tiles' order, the pair map renamed in
+// one scan; 0.5-1 ms for the 2 x 10^4 real contacts of the 10^4 bed, 11-18 ms at 10^5). 1/32
+// (docs/performance.md, "The real contacts kept sorted"): at 1/8 two threads ran the contact stage
+// of the 10^4 cell bed in 605 us per step against 504-520 at 1/32-1/64.
+inline constexpr std::size_t kSortDisorder = 32;
 
 // Columns are padded to a multiple of this many entries (the widest batch: 8 lanes of AVX-512).
 inline constexpr std::size_t kColumnPad = 8;
@@ -224,6 +226,16 @@ class PairIndex {
   }
   // The slot's entry now names index v (whose key is the slot's key).
   void setSlot(std::int64_t i, std::uint32_t v) { vals_[static_cast<std::size_t>(i)] = v; }
+  // Every entry that names an index k in [lo, hi) names to[k - lo] instead (one scan of the table,
+  // without branches: to[hi - lo] is read for the others, and ignored).
+  void rename(std::size_t lo, std::size_t hi, const std::uint32_t* to) {
+    const std::uint32_t n = static_cast<std::uint32_t>(hi - lo), first = static_cast<std::uint32_t>(lo);
+    for (std::uint32_t& v : vals_) {
+      const std::uint32_t i = v - first;  // (kEmpty, and every index outside [lo, hi), wraps to n or beyond)
+      const std::uint32_t renamed = to[std::min(i, n)];
+      v = i < n ? renamed : v;
+    }
+  }
   template <class KeyOf>
   void erase(std::uint64_t key, KeyOf&& keyOf) {
     std::int64_t found = slot(key, keyOf);
@@ -760,6 +772,11 @@ class ContactStore {
   void swapAdjacency(std::size_t a, std::size_t b);
   // Sorts the contacts [begin, end) by (id1, id2) (the pair map follows).
   void sortByBodies(std::size_t begin, std::size_t end);
+  struct SortPlan {
+    std::vector<std::uint32_t> order;  // order[m - begin]: the contact that goes to m
+    std::vector<std::uint8_t> kept;    // kept[k - begin]: contact k keeps its order among those kept
+  };
+  SortPlan orderByBodies(std::size_t begin, std::size_t end) const;
   // How many of the contacts [begin, end) follow one with a larger (id1, id2).
   std::size_t countDescents(std::size_t begin, std::size_t end) const {
     std::size_t descents = 0;

@@ -284,6 +284,62 @@ BOOST_AUTO_TEST_CASE(partition_puts_real_contacts_first) {
   BOOST_TEST(std::equal(once.begin(), once.end(), store.values().begin(), sameContact));
 }
 
+// ContactStore::sortByBodies (through partitionReal) on real contacts nearly sorted (1/20 of them
+// swapped in pairs far apart: the pass in the tiles' order with the others set aside) and on real
+// contacts in no order (the swaps around the permutation's cycles), contacts that are not real
+// behind them: afterwards the real contacts in increasing (id1, id2), every record (history, law
+// parameters, periodic offsets) that of its pair before, the pair map naming each contact's index,
+// and the contacts behind untouched. Reference: the records before the sort.
+BOOST_AUTO_TEST_CASE(sorting_real_contacts_keeps_every_record) {
+  const Scene s = stirredPour(4000);
+  std::vector<Contact> real, rest;
+  for (std::size_t k = 0; k < s.contacts.size(); ++k) {
+    Contact c = s.contacts.get(k);
+    if (!c.real) continue;
+    c.cellDist = Eigen::Vector3i(static_cast<int>(k % 3) - 1, 0, static_cast<int>(k % 2));  // (codes moved too)
+    real.push_back(c);
+  }
+  for (std::size_t k = 0; k < s.contacts.size() && rest.size() < 100; ++k)
+    if (!s.contacts.get(k).real) rest.push_back(s.contacts.get(k));
+  BOOST_TEST_REQUIRE(real.size() > 400u);
+  const auto byPair = [](const Contact& a, const Contact& b) { return pairKey(a.id1, a.id2) < pairKey(b.id1, b.id2); };
+  std::sort(real.begin(), real.end(), byPair);
+  std::mt19937_64 rng(11);
+  for (const bool nearly : {true, false}) {
+    std::vector<Contact> order = real;
+    if (nearly) {
+      for (std::size_t q = 0; q < order.size() / 40; ++q)
+        std::swap(order[rng() % order.size()], order[rng() % order.size()]);
+    } else {
+      std::shuffle(order.begin(), order.end(), rng);
+    }
+    ContactStore store;
+    for (const Contact& c : order) store.add(c);
+    for (const Contact& c : rest) store.add(c);
+    std::vector<Contact> before = store.values();
+    for (Contact& c : before)
+      if (!c.real) {  // (made lean by the partition, as in partition_puts_real_contacts_first)
+        c.dissipated = 0.0;
+        c.params.fill(kUnmixed);
+      }
+    store.partitionReal();
+    BOOST_TEST(store.realEnd() == real.size());
+    std::size_t descents = 0, wrongRecord = 0, wrongIndex = 0;
+    for (std::size_t k = 0; k < store.size(); ++k) {
+      const Contact c = store.get(k);
+      if (k >= 1 && k < real.size()) descents += pairKey(store.id1(k - 1), store.id2(k - 1)) > pairKey(c.id1, c.id2);
+      const auto was = std::find_if(before.begin(), before.end(),
+                                    [&](const Contact& b) { return b.id1 == c.id1 && b.id2 == c.id2; });
+      wrongRecord += was == before.end() || !sameContact(*was, c);
+      wrongIndex += store.find(c.id1, c.id2) != static_cast<std::int64_t>(k);
+      if (k >= real.size()) wrongRecord += !sameContact(before[k], c);
+    }
+    BOOST_TEST(descents == 0u, (nearly ? "nearly sorted" : "no order"));
+    BOOST_TEST(wrongRecord == 0u, (nearly ? "nearly sorted" : "no order"));
+    BOOST_TEST(wrongIndex == 0u, (nearly ? "nearly sorted" : "no order"));
+  }
+}
+
 // gatherReal from the contacts the stage names (ContactStore::noteRealChanged(k): the swaps found
 // from the changes alone, the disorder count kept up to date) against the same store gathered by
 // scanning (noteRealChanged(): which contacts changed unknown): the same order, the same end of the
