@@ -694,7 +694,7 @@ ContactStore::SortPlan ContactStore::orderByBodies(std::size_t begin, std::size_
 }
 
 // In place: the contacts [begin, end) in the order orderByBodies gives; only the stretch [lo, hi)
-// that changes is touched, and the pair map's entries are renamed in one scan of its table. A list
+// that changes is touched (the pair map following). A list
 // that is nearly sorted (at most 1/16 of the stretch out of the run) is rewritten in one pass in
 // increasing place: each place first keeps its contact's columns in a ring (the run's contacts
 // move at most as far back as there are others, and find theirs there), then takes its new
@@ -713,11 +713,23 @@ void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
   const std::uint32_t* from = plan.order.data() + (lo - begin);  // from[m - lo]: the contact that goes to m
   const std::size_t n = hi - lo;
   const auto kept = [&](std::size_t k) { return plan.kept[k - begin] != 0; };
-  {
+  // The pair map's entries of the contacts that move: renamed in one scan of the table, or, where
+  // the stretch is short against the table (a pour's first contacts), found one by one (a probe
+  // costs about as much as twenty entries of the scan) while their ids are in place and set after.
+  std::vector<std::uint32_t> slots;
+  if (20 * n < index_.slots()) {
+    slots.resize(n);
+    for (std::size_t m = 0; m < n; ++m)
+      if (from[m] != lo + m) slots[m] = static_cast<std::uint32_t>(index_.slot(key(from[m]), keyAt()));
+  } else {
     std::vector<std::uint32_t> to(n + 1);  // to[k - lo]: where contact k goes (and one more: PairIndex::rename)
     for (std::size_t m = 0; m < n; ++m) to[from[m] - lo] = static_cast<std::uint32_t>(lo + m);
     index_.rename(lo, hi, to.data());
   }
+  const auto setSlots = [&] {
+    for (std::size_t m = 0; m < slots.size(); ++m)
+      if (from[m] != lo + m) index_.setSlot(slots[m], static_cast<std::uint32_t>(lo + m));
+  };
   std::size_t others = 0;
   for (std::size_t k = lo; k < hi; ++k) others += !kept(k);
   if (16 * others > n) {
@@ -734,6 +746,7 @@ void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
         j = source;
       }
     }
+    setSlots();
     return;
   }
   // a[m] := a[from[m]] for m < size (runGap_ and inAdj_ may end before hi: a contact beyond holds
@@ -792,6 +805,7 @@ void ContactStore::sortByBodies(std::size_t begin, std::size_t end) {
       for (std::size_t p = 0; p < w; ++p) into[p * kColumnPad] = source[p * kColumnPad];
     }
   }
+  setSlots();
 }
 
 void ContactStore::renumberBodies(const std::vector<std::uint32_t>& newSlot) {
