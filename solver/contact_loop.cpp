@@ -12,6 +12,7 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <limits>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -346,18 +347,25 @@ template <class Component>
 struct OrderedScatter {
   const std::uint64_t* before;          // bit i: a contact of an earlier run touches body i
   std::vector<DeferredLoad>* deferred;  // this thread's deferred additions, one list per thread that adds them
+  const std::uint32_t* firstBodies;     // each run's first contact's first body (none: no contact)
   std::size_t threads;
   [[gnu::always_inline]] void add(std::uint32_t body, const Vec3& f, const Vec3& t, Vec3* force, Vec3* torque) const {
     if (!((before[body >> 6] >> (body & 63)) & 1u)) {
       force[body] += f;
       torque[body] += t;
     } else {
-      deferred[deferredOwner(body, threads)].push_back({body, f, t});
+      deferred[deferredOwner(body)].push_back({body, f, t});
     }
   }
-  // The thread that adds body's deferred additions: runs of 8 bodies (the 3 cache lines of their
-  // forces, and of their torques) dealt in turn, so the threads share the work wherever the runs end.
-  static std::size_t deferredOwner(std::uint32_t body, std::size_t threads) { return (body >> 3) % threads; }
+  // The thread that adds body's deferred additions: the last whose run's first body is not above
+  // it, the thread whose contacts (sorted by their first bodies) mostly read and write that body's
+  // lines, so that they stay in its core's cache.
+  std::size_t deferredOwner(std::uint32_t body) const {
+    std::size_t owner = 0;
+    for (std::size_t s = 1; s < threads; ++s)
+      if (firstBodies[s] <= body) owner = s;
+    return owner;
+  }
 };
 
 // Where the contact stage puts each evaluated contact's results (stage): added to the bodies at once
@@ -757,12 +765,14 @@ void evaluateOrdered(Particles& p, ContactStore& cs, std::size_t nc, std::size_t
   const std::size_t words = (p.size() + 63) / 64, nBatches = (nc + kLanes - 1) / kLanes;
   const std::uint32_t* id1 = cs.id1Data();
   const std::uint32_t* id2 = cs.id2Data();
+  std::vector<std::uint32_t> firstBodies;
 #pragma omp parallel
   {
     const TeamPlace team = teamPlace();
     const std::size_t t = team.thread, threads = team.threads;
 #pragma omp single
     {
+      firstBodies.resize(threads);
       scratch.touched.resize(threads);
       scratch.touchedBefore.resize(threads);
       scratch.deferred.resize(threads * threads);  // (row: the thread that defers; column: the one that adds)
@@ -771,6 +781,7 @@ void evaluateOrdered(Particles& p, ContactStore& cs, std::size_t nc, std::size_t
     }  // (implicit barrier)
     const auto [q0, q1] = scratch.runs.run(t, nBatches);
     const std::size_t k0 = std::min(nc, q0 * kLanes), k1 = std::min(nc, q1 * kLanes);
+    firstBodies[t] = k0 < k1 ? id1[k0] : std::numeric_limits<std::uint32_t>::max();
     std::vector<std::uint64_t>& mine = scratch.touched[t];
     mine.assign(words, 0);
     // (the first bodies mostly ascend: their bits gathered in a register while they stay in one word,
@@ -801,7 +812,7 @@ void evaluateOrdered(Particles& p, ContactStore& cs, std::size_t nc, std::size_t
         acc |= scratch.touched[s][w];
       }
     }  // (implicit barrier)
-    OrderedScatter ordered{scratch.touchedBefore[t].data(), deferred, threads};
+    OrderedScatter ordered{scratch.touchedBefore[t].data(), deferred, firstBodies.data(), threads};
     const LoadSink sink{p.force.data(), p.torque.data(), &ordered, nullptr, nullptr, true, shift != nullptr};
     {
       const BalancedRuns::Timer timer(scratch.runs, t);
