@@ -1,5 +1,6 @@
 #include "scene.hpp"
 
+#include "lanes.hpp"
 #include "mesh_motion.hpp"
 #include "spatial_order.hpp"
 #include "wall_loads.hpp"
@@ -218,10 +219,22 @@ void Scene::checkRunaway(bool gradientChanged) {
 void Scene::applyFields() {
   Particles& p = particles;
   const std::size_t n = p.size();
-#pragma omp parallel for schedule(static) if (n > kParallelThreshold)
-  for (std::size_t i = 0; i < n; ++i) {
-    p.force[i] = p.clump[i] == kNoClump ? Vec3(p.mass[i] * gravity) : Vec3::Zero();
-    p.torque[i].setZero();
+  const BalancedRuns& runs = integratorScratch_.runs;
+  // Each thread the bodies of its integrator's run (whose core last read these lines and whose
+  // contacts mostly add to them next; equal shares before the integrator's first run on this team).
+#pragma omp parallel if (n > kParallelThreshold)
+  {
+    const TeamPlace team = teamPlace();
+    std::size_t i0 = n * team.thread / team.threads, i1 = n * (team.thread + 1) / team.threads;
+    if (runs.threads() == team.threads) {
+      const auto [q0, q1] = runs.run(team.thread, (n + kLanes - 1) / kLanes);
+      i0 = std::min(n, q0 * kLanes);
+      i1 = std::min(n, q1 * kLanes);
+    }
+    for (std::size_t i = i0; i < i1; ++i) {
+      p.force[i] = p.clump[i] == kNoClump ? Vec3(p.mass[i] * gravity) : Vec3::Zero();
+      p.torque[i].setZero();
+    }
   }
 }
 

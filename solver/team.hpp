@@ -37,6 +37,8 @@ class BalancedRuns {
   void prepare(std::size_t threads);
   // The items [first, second) of thread t of n.
   std::pair<std::size_t, std::size_t> run(std::size_t t, std::size_t n) const { return {at(t, n), at(t + 1, n)}; }
+  // The team size of the last use (prepare).
+  std::size_t threads() const { return bounds_.size() - 1; }
   // Measures thread t's run from its construction to its destruction.
   class Timer {
    public:
