@@ -169,7 +169,7 @@ bool Collider::needsRun(const Particles& p, float* bodyMove2) const {
     const double d2 = (p.pos[i] - refPos_[i]).squaredNorm();
     if (d2 > dL2) moved = 1;
     move2 = std::max(move2, std::isnan(d2) ? inf : d2);
-    if (bodyMove2) bodyMove2[i] = move2Above(d2);
+    if (bodyMove2) keepMove2(bodyMove2[i], d2);
   }
   moveSinceRun_ = std::sqrt(move2);
   return moved != 0;

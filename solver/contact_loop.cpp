@@ -486,6 +486,15 @@ inline void prefetchBodies(const Particles& p, const LoadSink& sink, std::uint32
   }
 }
 
+// Requests the cache lines of the places of bodies i1 and i2 (both lines of a 3-vector that
+// straddles two).
+inline void prefetchPlaces(const Particles& p, std::uint32_t i1, std::uint32_t i2) {
+  for (const std::uint32_t i : {i1, i2}) {
+    __builtin_prefetch(p.pos[i].data());
+    __builtin_prefetch(p.pos[i].data() + 2);
+  }
+}
+
 // Evaluates the contacts [begin, end) of one block (begin a multiple of kLanes) into the sink and
 // returns their sums (contact order, with sink.blockSums), or, with `terms`, keeps each contact's
 // terms of them there instead; `changed` receives the contacts whose real flag changed, in
@@ -593,7 +602,8 @@ inline std::uint64_t apartByMoves(std::uint64_t open, const float* gap, const Co
 // with a test of two floats, without the bodies' places (in a settled bed most bodies hardly move,
 // while the farthest move, a rattler's, soon opens every gap).
 void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShift* shift,
-                   std::vector<std::uint8_t>& visit, BalancedRuns& runs) {
+                   std::vector<std::uint8_t>& visit, BalancedRuns& runs,
+                   std::vector<std::vector<std::uint32_t>>& nearBy) {
   const std::size_t r = cs.realEnd(), a = cs.activeEnd();  // (realEnd() <= activeEnd())
   visit.resize(a - r);
   const std::uint32_t* id1 = cs.id1Data();
@@ -605,43 +615,55 @@ void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShi
   const float* move2 = cs.bodyMove2();                      // each body's squared move since the run, or nullptr
   const Mat3* H = shift ? &shift->H : nullptr;
   const std::size_t count = a - r, words = (count + 63) / 64;
-  // 64 contacts at a time: the flags and the first test without branches, then the contacts that
-  // pass it one by one. Each thread a run of consecutive words, balanced by their times (the contacts
-  // to test lie unevenly): a thread reads the bodies of nearly the same contacts at every step, in its
-  // own core's cache (words dealt as threads came free moved them between the cores: two threads
-  // spent 1.7 times one thread's time here).
+  DEM_ASSERT(a <= 0x7fffffffu, "chooseVisited: a contact's index and a flag in 32 bits");
+  // 64 contacts at a time: the flags and the first tests without branches, then the contacts that
+  // pass them one by one; those left are tested on their bodies' places after the run's words, their
+  // bodies fetched into cache ahead (each place a miss: the contacts lie in no order, and the bodies
+  // were last written by whichever core integrated them). Each thread a run of consecutive words,
+  // balanced by their times (the contacts to test lie unevenly): a thread reads the bodies of nearly
+  // the same contacts at every step, in its own core's cache (words dealt as threads came free moved
+  // them between the cores: two threads spent 1.7 times one thread's time here).
 #pragma omp parallel if (count > kParallelThreshold)
   {
     const TeamPlace team = teamPlace();
 #pragma omp single
-    runs.prepare(team.threads);  // (implicit barrier)
+    {
+      runs.prepare(team.threads);
+      nearBy.resize(team.threads);
+    }  // (implicit barrier)
     const auto [w0, w1] = runs.run(team.thread, words);
     const BalancedRuns::Timer timer(runs, team.thread);
+    std::vector<std::uint32_t>& near = nearBy[team.thread];
+    near.clear();
     for (std::size_t w = w0; w < w1; ++w) {
       const std::size_t q0 = 64 * w, q1 = std::min(count, q0 + 64);
       std::uint64_t open = openContacts(real + r + q0, gap + r + q0, reach, q1 - q0);
       if (move2 && q1 - q0 == 64)
         open &= ~apartByMoves(open, gap + r + q0, type + r + q0, id1 + r + q0, id2 + r + q0, move2);
-      std::copy_n(real + r + q0, q1 - q0, visit.data() + q0);
-      // (the answers gathered in a register and written after: a byte stored between the tests may
-      // alias anything, and the bodies' arrays were read anew from `p` after each)
-      std::uint64_t touch = 0;
+      std::copy_n(real + r + q0, q1 - q0, visit.data() + q0);  // (an open contact is not real: 0 until it may touch)
       for (std::uint64_t o = open; o != 0; o &= o - 1) {
-        const std::size_t j = static_cast<std::size_t>(std::countr_zero(o)), k = r + q0 + j;
+        const std::size_t k = r + q0 + static_cast<std::size_t>(std::countr_zero(o));
         // apart if the gap at the run exceeds twice the larger of the two spheres' moves since
         // (GapAtRun: a lower bound less round-off; the squares compared, both gap and moves positive)
         if (move2 && type[k] == ContactType::SphereSphere) {
           const double g = gap[k];
           if (g > 0.0 && g * g > 4.0 * static_cast<double>(std::max(move2[id1[k]], move2[id2[k]]))) continue;
         }
-        const Vec3 x2 = secondPoint(p, type[k], id1[k], id2[k], cs.cellDist(k), H);
-        touch |= std::uint64_t{mayTouch(pairInput(p, type[k], id1[k], id2[k], x2), type[k])} << j;
-      }
-      for (std::uint64_t o = open; o != 0; o &= o - 1) {
-        const std::size_t j = static_cast<std::size_t>(std::countr_zero(o));
-        visit[q0 + j] = static_cast<std::uint8_t>((touch >> j) & 1u);
+        near.push_back(static_cast<std::uint32_t>(k));
       }
     }
+    constexpr std::size_t ahead = 8;  // contacts whose bodies' places are fetched ahead of the test
+    for (std::size_t q = 0; q < std::min(ahead, near.size()); ++q) prefetchPlaces(p, id1[near[q]], id2[near[q]]);
+    for (std::size_t q = 0; q < near.size(); ++q) {
+      if (q + ahead < near.size()) prefetchPlaces(p, id1[near[q + ahead]], id2[near[q + ahead]]);
+      const std::uint32_t k = near[q];
+      const Vec3 x2 = secondPoint(p, type[k], id1[k], id2[k], cs.cellDist(k), H);
+      // (the answer kept in the entry's top bit, the flags written after: a byte stored between the
+      // tests may alias anything, and the bodies' arrays were read anew from `p` after each)
+      near[q] = k | std::uint32_t{mayTouch(pairInput(p, type[k], id1[k], id2[k], x2), type[k])} << 31;
+    }
+    for (const std::uint32_t e : near)
+      if (e >> 31) visit[(e & 0x7fffffffu) - r] = 1;
   }
   runs.balance();
 }
@@ -649,9 +671,10 @@ void chooseVisited(const Particles& p, const ContactStore& cs, const PeriodicShi
 // ContactStore::gatherVisited with that choice; returns the end of the contacts to visit.
 template <class Law>
 std::size_t gatherVisited(const Particles& p, const std::vector<Material>& materials, ContactStore& cs,
-                          const PeriodicShift* shift, std::vector<std::uint8_t>& visit, BalancedRuns& runs) {
+                          const PeriodicShift* shift, std::vector<std::uint8_t>& visit, BalancedRuns& runs,
+                          std::vector<std::vector<std::uint32_t>>& nearBy) {
   cs.coverRunGaps();
-  chooseVisited(p, cs, shift, visit, runs);
+  chooseVisited(p, cs, shift, visit, runs, nearBy);
   // (a contact first visited takes the law's parameters of its bodies: the mixing rule)
   return cs.gatherVisited(visit, [&](const ContactPair& c) {
     return Law::mix(pairMaterials(p, materials, c.id1, c.id2, c.type != ContactType::SphereSphere));
@@ -854,7 +877,8 @@ ContactStageResult stage(Particles& p, const std::vector<Material>& materials, C
   // next run; they hold no force, no energy and no history and are not visited. Of the others, the
   // real ones and those whose bodies may touch now are gathered in front (with their columns) and
   // visited; the rest are apart and hold defaults: the loop would leave their lanes idle.
-  const std::size_t nc = gatherVisited<Law>(p, materials, contacts, shift, scratch.visit, scratch.visitRuns),
+  const std::size_t nc = gatherVisited<Law>(p, materials, contacts, shift, scratch.visit, scratch.visitRuns,
+                                            scratch.nearBy),
                     n = p.size();
   const std::size_t nBlocks = (nc + kEnergyBlock - 1) / kEnergyBlock;
   // mesh walls: which facet contacts count, histories moved across shared edges

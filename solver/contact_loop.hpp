@@ -85,6 +85,7 @@ struct ContactScratch {
   FacetContactScratch facets;                       // mesh walls (facet_contacts.hpp)
   std::vector<std::uint8_t> visit;                  // ContactStore::gatherVisited's flags
   BalancedRuns visitRuns;                           // each thread's run of them (chooseVisited)
+  std::vector<std::vector<std::uint32_t>> nearBy;   // per thread: the contacts whose bodies' places it tests
   // Contact-index order on several threads (contact_loop.cpp, OrderedScatter): per thread a bit
   // per body, set where its contacts touch the body, then where those of the threads before it do;
   // and the additions it leaves to the end, deferred[s * threads + t] those thread s leaves to thread t.

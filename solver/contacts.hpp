@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -112,6 +113,21 @@ inline float floatAbove(double x) {
 // below the normal range), with no branch and no call (a loop over every body at every step).
 inline float move2Above(double d2) {
   return d2 < 3.0e38 ? static_cast<float>(d2 * (1.0 + 1e-6) + 1e-30) : std::numeric_limits<float>::infinity();
+}
+
+// move2Above rounded up to a power of two: the bound of a body's squared move that the collider's
+// check keeps (ContactStore::bodyMove2). It changes only where the move crosses a power of two, so
+// that the array is written at few places per step and its lines stay in both cores' caches (each
+// line the other core wrote costs the reader a transfer: two threads spent a third of chooseVisited
+// on them). A NaN or inf gives inf.
+inline float move2Rung(double d2) {
+  constexpr std::uint32_t mantissa = (1u << 23) - 1u;
+  return std::bit_cast<float>((std::bit_cast<std::uint32_t>(move2Above(d2)) + mantissa) & ~mantissa);
+}
+// Stores move2Rung(d2) into `kept` where it differs (a store of the same value still takes the line).
+inline void keepMove2(float& kept, double d2) {
+  const float m = move2Rung(d2);
+  if (kept != m) kept = m;
 }
 
 inline std::uint64_t pairKey(std::uint32_t a, std::uint32_t b) {
@@ -445,11 +461,12 @@ class ContactStore {
     moveSinceRun_ = move;
     if (!std::isfinite(move)) bodyMove2Valid_ = false;
   }
-  // Each body's squared distance from its place at the collider's last run (a float rounded up;
-  // +inf: unknown), as the collider's check found it at this step (the collider fills the buffer,
-  // then declares it valid; nullptr while it is not: after a run, a restore, or while the bodies'
-  // moves are unknown). A sphere-sphere contact whose gap at the run exceeds twice the larger move
-  // of its two bodies is apart (chooseVisited: the test of moveSinceRun, body by body).
+  // Each body's squared distance from its place at the collider's last run (a float rounded up to
+  // a power of two, move2Rung; +inf: unknown), as the collider's check found it at this step (the
+  // collider fills the buffer, then declares it valid; nullptr while it is not: after a run, a
+  // restore, or while the bodies' moves are unknown). A sphere-sphere contact whose gap at the run
+  // exceeds twice the larger move of its two bodies is apart (chooseVisited: the test of
+  // moveSinceRun, body by body).
   float* bodyMove2Buffer(std::size_t n) {
     bodyMove2Valid_ = false;
     bodyMove2_.resize(n);

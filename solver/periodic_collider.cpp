@@ -295,7 +295,7 @@ bool PeriodicCollider::withinMargin(const Particles& p, std::size_t i0, double k
   rMin = std::min(rMin, stdx::hmin(r));
   move2 = std::max(move2, stdx::hmax(d2));
   if (bodyMove2)
-    for (std::size_t j = 0; j < kLanes; ++j) bodyMove2[i0 + j] = move2Above(d2[j]);
+    for (std::size_t j = 0; j < kLanes; ++j) keepMove2(bodyMove2[i0 + j], d2[j]);
   return true;
 }
 
@@ -331,7 +331,7 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell, float* bod
     // test below, the same bits); a group with any other body takes the tests body by body
     if (runCell && (g + 1) * kLanes <= n && withinMargin(p, g * kLanes, kappa, rMin, move2, bodyMove2)) continue;
     for (std::size_t i = g * kLanes; i < std::min(n, (g + 1) * kLanes); ++i) {
-      // body i's tests; returns its squared move since the run (move2Above), +inf where not known
+      // body i's tests; returns its squared move since the run (move2Rung), +inf where not known
       const auto check = [&]() -> float {
         constexpr float unknown = std::numeric_limits<float>::infinity();
         if (p.isClump[i]) return unknown;
@@ -339,7 +339,7 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell, float* bod
         float moved = unknown;
         if (runCell && p.shape[i] == Shape::Sphere) {
           const double d2 = (p.pos[i] - hRun_ * s_[i]).squaredNorm();
-          moved = move2Above(d2);
+          moved = move2Rung(d2);
           const double inside = dL_ - 1e-12 * kappa * (2.0 * p.pos[i].cwiseAbs().maxCoeff() + p.radius[i] + 3.0 * dL_);
           if (inside > 0.0 && d2 <= inside * inside) {
             move2 = std::max(move2, d2);
@@ -374,7 +374,7 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell, float* bod
         return moved;
       };
       const float moved = check();
-      if (bodyMove2) bodyMove2[i] = moved;
+      if (bodyMove2 && bodyMove2[i] != moved) bodyMove2[i] = moved;  // (keepMove2)
     }
   }
   if (sweepLengthFor(rMin, verletDist) != dL_) return true;  // (moveSinceRun_ unknown: inf)

@@ -217,7 +217,7 @@ class PeriodicCollider {
 
  private:
   // needsRun's test of the kLanes bodies from i0 at once (while H is the run's): true if every one is
-  // a sphere within dL - margin of its place at the run; their radii, squared moves and move2Above
+  // a sphere within dL - margin of its place at the run; their radii, squared moves and move2Rung
   // then go to rMin, move2 and bodyMove2 as the body-by-body test gives them. False otherwise (the
   // group then takes that test).
   bool withinMargin(const Particles& p, std::size_t i0, double kappa, double& rMin, double& move2,
