@@ -39,6 +39,10 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include <sched.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -179,9 +183,15 @@ MpiSession* mpiSession = nullptr;
 // (against 1.5x with 10000 spins; 1e4 spheres in a periodic cell, both cores busy; unchanged on an
 // idle machine). libgomp reads its settings when it is loaded, so dem-run sets GOMP_SPINCOUNT=10000
 // and starts itself again (same process, same arguments) unless the user set GOMP_SPINCOUNT or
-// OMP_WAIT_POLICY.
+// OMP_WAIT_POLICY, or asked for the threads to be bound to places (OMP_PROC_BIND, GOMP_CPU_AFFINITY):
+// libgomp has bound this thread to the first place when it loaded, and the program started again
+// would inherit that binding and put every thread on the first place's cores (with
+// OMP_PROC_BIND=true, two threads on one core: 1.5x the time of their own cores).
 static void setSpinCount(char** argv) {
   if (std::getenv("GOMP_SPINCOUNT") || std::getenv("OMP_WAIT_POLICY")) return;
+#ifdef _OPENMP
+  if (omp_get_proc_bind() != omp_proc_bind_false) return;
+#endif
   if (setenv("GOMP_SPINCOUNT", "10000", 0) != 0) return;
   execv("/proc/self/exe", argv);  // (returns only on failure: then the run goes on as it is)
 }
@@ -220,6 +230,32 @@ static void runWithMpi(char** argv) {
 static void particleArraysFromTheHeap() {
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
+}
+
+// The cores that `threads` threads may run on: the union of their CPU affinity masks, each taken by
+// its thread in a parallel region of that size (a thread bound to a place holds that place's cores
+// alone); 0 where it is unknown.
+static int coresForThreads(int threads) {
+#if defined(_OPENMP) && defined(__linux__)
+  cpu_set_t all;
+  CPU_ZERO(&all);
+  bool known = true;
+#pragma omp parallel num_threads(threads)
+  {
+    cpu_set_t mine;
+    CPU_ZERO(&mine);
+    const bool got = sched_getaffinity(0, sizeof(mine), &mine) == 0;
+#pragma omp critical
+    {
+      known = known && got;
+      CPU_OR(&all, &all, &mine);
+    }
+  }
+  return known ? CPU_COUNT(&all) : 0;
+#else
+  (void)threads;
+  return 0;
+#endif
 }
 
 int main(int argc, char** argv) {
@@ -355,6 +391,17 @@ int run(int argc, char** argv) {
   if (threads) spec.threads = static_cast<int>(threads);
   if (!outDir.empty()) spec.outputs.directory = outDir;
   if (quiet) spec.outputs.progress = false;
+#ifdef _OPENMP
+  // more threads than the cores they may use: each core runs several in turn, and every parallel
+  // region waits for the one that is not running (a process limited by taskset or a batch system)
+  if (const int team = spec.threads > 0 ? spec.threads : omp_get_max_threads(); team > 1 && !check) {
+    const int cores = coresForThreads(team);
+    if (cores > 0 && cores < team)
+      std::cerr << "dem-run: warning: the run's " << team << " threads may use only " << cores
+                << (cores == 1 ? " core" : " cores")
+                << " (this process's CPU affinity): they take turns on it, slower than fewer threads\n";
+  }
+#endif
   if (check) {
     try {
       std::cout << scenePath << ": ok (" << checkSummary(loaded.scene, spec) << ")\n";
