@@ -86,10 +86,10 @@ struct ContactScratch {
   std::vector<std::uint8_t> visit;                  // ContactStore::gatherVisited's flags
   BalancedRuns visitRuns;                           // each thread's run of them (chooseVisited)
   std::vector<std::vector<std::uint32_t>> nearBy;   // per thread: the contacts whose bodies' places it tests
-  // Contact-index order on several threads (contact_loop.cpp, OrderedScatter): per thread a bit
+  // Contact-index order on several threads (contact_loop.cpp, OrderedScatter): per thread a byte
   // per body, set where its contacts touch the body, then where those of the threads before it do;
   // and the additions it leaves to the end, deferred[s * threads + t] those thread s leaves to thread t.
-  std::vector<std::vector<std::uint64_t>> touched, touchedBefore;
+  std::vector<std::vector<std::uint8_t>> touched, touchedBefore;
   std::vector<std::vector<DeferredLoad>> deferred;
   // Each thread's run of batches, balanced by their times (real contacts cost more than the others,
   // and they lie in front); where a run begins inside a block, the terms of the block's sums and the
