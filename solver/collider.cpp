@@ -164,12 +164,20 @@ bool Collider::needsRun(const Particles& p, float* bodyMove2) const {
   if (moved) return true;
   const std::size_t n = p.size();
   // seed: L_mn = |X^n - X^m| > dL triggers the run
+  // (groups of a cache line's bodies: their rungs stored together where any changed, keepMoves2)
+  constexpr std::size_t group = 64 / sizeof(float);
+  const std::size_t groups = (n + group - 1) / group;
 #pragma omp parallel for schedule(static) reduction(max : moved, move2) if (n > kParallelThreshold)
-  for (std::size_t i = 0; i < n; ++i) {
-    const double d2 = (p.pos[i] - refPos_[i]).squaredNorm();
-    if (d2 > dL2) moved = 1;
-    move2 = std::max(move2, std::isnan(d2) ? inf : d2);
-    if (bodyMove2) keepMove2(bodyMove2[i], d2);
+  for (std::size_t g = 0; g < groups; ++g) {
+    const std::size_t i0 = g * group, i1 = std::min(n, i0 + group);
+    std::array<float, group> rungs;
+    for (std::size_t i = i0; i < i1; ++i) {
+      const double d2 = (p.pos[i] - refPos_[i]).squaredNorm();
+      if (d2 > dL2) moved = 1;
+      move2 = std::max(move2, std::isnan(d2) ? inf : d2);
+      rungs[i - i0] = move2Rung(d2);
+    }
+    if (bodyMove2) keepMoves2(bodyMove2 + i0, rungs.data(), i1 - i0);
   }
   moveSinceRun_ = std::sqrt(move2);
   return moved != 0;

@@ -33,6 +33,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <new>
 #include <vector>
@@ -124,10 +125,11 @@ inline float move2Rung(double d2) {
   constexpr std::uint32_t mantissa = (1u << 23) - 1u;
   return std::bit_cast<float>((std::bit_cast<std::uint32_t>(move2Above(d2)) + mantissa) & ~mantissa);
 }
-// Stores move2Rung(d2) into `kept` where it differs (a store of the same value still takes the line).
-inline void keepMove2(float& kept, double d2) {
-  const float m = move2Rung(d2);
-  if (kept != m) kept = m;
+// Stores the m rungs (move2Rung) of consecutive bodies into `kept` where any of them differs: one
+// comparison for the group, no store where none changed (a store of the same value still takes the
+// line), and no branch per body.
+inline void keepMoves2(float* kept, const float* rungs, std::size_t m) {
+  if (std::memcmp(kept, rungs, m * sizeof(float)) != 0) std::memcpy(kept, rungs, m * sizeof(float));
 }
 
 inline std::uint64_t pairKey(std::uint32_t a, std::uint32_t b) {

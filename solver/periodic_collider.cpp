@@ -294,8 +294,11 @@ bool PeriodicCollider::withinMargin(const Particles& p, std::size_t i0, double k
   if (!stdx::all_of(inside > 0.0 && d2 <= inside * inside)) return false;  // (a NaN fails)
   rMin = std::min(rMin, stdx::hmin(r));
   move2 = std::max(move2, stdx::hmax(d2));
-  if (bodyMove2)
-    for (std::size_t j = 0; j < kLanes; ++j) keepMove2(bodyMove2[i0 + j], d2[j]);
+  if (bodyMove2) {
+    std::array<float, kLanes> rungs;
+    for (std::size_t j = 0; j < kLanes; ++j) rungs[j] = move2Rung(d2[j]);
+    keepMoves2(bodyMove2 + i0, rungs.data(), kLanes);
+  }
   return true;
 }
 
@@ -330,7 +333,9 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell, float* bod
     // kLanes spheres at once where each lies within dL - margin of its place at the run (the first
     // test below, the same bits); a group with any other body takes the tests body by body
     if (runCell && (g + 1) * kLanes <= n && withinMargin(p, g * kLanes, kappa, rMin, move2, bodyMove2)) continue;
-    for (std::size_t i = g * kLanes; i < std::min(n, (g + 1) * kLanes); ++i) {
+    std::array<float, kLanes> rungs;
+    const std::size_t i0 = g * kLanes, i1 = std::min(n, i0 + kLanes);
+    for (std::size_t i = i0; i < i1; ++i) {
       // body i's tests; returns its squared move since the run (move2Rung), +inf where not known
       const auto check = [&]() -> float {
         constexpr float unknown = std::numeric_limits<float>::infinity();
@@ -373,9 +378,9 @@ bool PeriodicCollider::needsRun(const Particles& p, const Cell& cell, float* bod
         }
         return moved;
       };
-      const float moved = check();
-      if (bodyMove2 && bodyMove2[i] != moved) bodyMove2[i] = moved;  // (keepMove2)
+      rungs[i - i0] = check();
     }
+    if (bodyMove2) keepMoves2(bodyMove2 + i0, rungs.data(), i1 - i0);
   }
   if (sweepLengthFor(rMin, verletDist) != dL_) return true;  // (moveSinceRun_ unknown: inf)
   if (runCell) moveSinceRun_ = std::sqrt(move2);
