@@ -556,7 +556,7 @@ void ContactStore::assertInvariants(const Particles& p) const {
   }
 }
 
-bool ContactStore::gatherReal() {
+bool ContactStore::gatherReal(bool tidy) {
   if (!realChanged_) return false;
   realChanged_ = false;
   const std::size_t active = activeEnd();
@@ -571,7 +571,7 @@ bool ContactStore::gatherReal() {
     if (!named) descentsKnown_ = false;  // (realEnd_ may have moved)
     return false;
   }
-  sortIfDisordered(real, named && descentsKnown_);
+  sortIfDisordered(real, named && descentsKnown_, tidy ? kSortDisorder : kSortDisorderAnyStep);
   return true;
 }
 
@@ -638,9 +638,9 @@ std::size_t ContactStore::gatherNamed(std::size_t active) {
   return r1;
 }
 
-void ContactStore::sortIfDisordered(std::size_t real, bool known) {
+void ContactStore::sortIfDisordered(std::size_t real, bool known, std::size_t disorder) {
   if (!known) descents_ = countDescents(0, real);
-  if (kSortDisorder * descents_ > real) {
+  if (disorder * descents_ > real) {
     sortByBodies(0, real);
     descents_ = 0;
   }

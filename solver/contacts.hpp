@@ -190,8 +190,13 @@ inline constexpr std::size_t kResultColumns = col::count - col::resultsBegin;
 // nearly sorted list is linear (sortByBodies: the pass in the tiles' order, the pair map renamed in
 // one scan; 0.5-1 ms for the 2 x 10^4 real contacts of the 10^4 bed, 11-18 ms at 10^5). 1/32
 // (docs/performance.md, "The real contacts kept sorted"): at 1/8 two threads ran the contact stage
-// of the 10^4 cell bed in 605 us per step against 504-520 at 1/32-1/64.
-inline constexpr std::size_t kSortDisorder = 32;
+// of the 10^4 cell bed in 605 us per step against 504-520 at 1/32-1/64. Between runs, at 1/32 only
+// at the steps that are multiples of kSortPeriod (gatherReal's `tidy`; a step number, so that a
+// resumed run sorts at the same steps), at any step from 1/kSortDisorderAnyStep: where contacts
+// form and separate at every step (the edges of the 10^4 box bed: 97 sorts in 2000 steps, a
+// tenth of the step) the sorts come at most every kSortPeriod steps (the box bed's step 812 -> 792
+// us, one thread, 6 runs each).
+inline constexpr std::size_t kSortDisorder = 32, kSortDisorderAnyStep = 8, kSortPeriod = 64;
 
 // Columns are padded to a multiple of this many entries (the widest batch: 8 lanes of AVX-512).
 inline constexpr std::size_t kColumnPad = 8;
@@ -564,7 +569,8 @@ class ContactStore {
   }
   // Between collider runs: moves the contacts that are real in front of the other active ones (the
   // dormant tail stays), as partition() does, and sorts them by (id1, id2) when more than 1/kSortDisorder of
-  // them are out of order. Contacts formed or separated since the last step so go back to their
+  // them are out of order at a `tidy` step (the scene's steps that are multiples of kSortPeriod),
+  // more than 1/kSortDisorderAnyStep at any other. Contacts formed or separated since the last step so go back to their
   // place (batches of real contacts stay full). The result depends on the order, the real flags and
   // activeEnd only (partitionBy's swaps), so a resumed run moves the same contacts as the straight
   // one. When the store was gathered at the last call and the contact stage named the contacts
@@ -572,7 +578,7 @@ class ContactStore {
   // (gatherNamed) and the disorder count is kept up to date: the cost follows the changes, not the
   // number of contacts. Returns whether any contact moved. Nothing to do unless some contact formed
   // or separated since the last gathering.
-  bool gatherReal();
+  bool gatherReal(bool tidy = true);
   // The contact stage's note that contact k's real flag changed (gatherReal has work).
   void noteRealChanged(std::uint32_t k) {
     realChanged_ = true;
@@ -765,9 +771,9 @@ class ContactStore {
   bool descentsKnown_ = false;
   std::size_t gatherNamed(std::size_t activeEnd);
   bool descent(std::size_t k) const { return pairKey(id1_[k - 1], id2_[k - 1]) > pairKey(id1_[k], id2_[k]); }
-  // Sorts [0, real) by (id1, id2) when more than 1/kSortDisorder of them are out of order (countDescents), with
+  // Sorts [0, real) by (id1, id2) when more than 1/disorder of them are out of order (countDescents), with
   // the disorder count from descents_ when `known`; descents_ then holds that of [0, real).
-  void sortIfDisordered(std::size_t real, bool known);
+  void sortIfDisordered(std::size_t real, bool known, std::size_t disorder = kSortDisorder);
   // swap(a, b) with the pair map and the adjacency following.
   void swapPlaced(std::size_t a, std::size_t b) {
     const std::int64_t sa = index_.slot(key(a), keyAt()), sb = index_.slot(key(b), keyAt());

@@ -122,7 +122,9 @@ void Scene::updateCollider() {
     return;
   }
   if (cell && !periodicCollider.dormancyHolds(*cell)) contacts.wakeDormant();
-  contacts.gatherReal();  // (its swaps keep the invariants partition() checks at every run)
+  // (its swaps keep the invariants partition() checks at every run; the sorts at 1/kSortDisorder
+  // every kSortPeriod steps)
+  contacts.gatherReal(stepCount % kSortPeriod == 0);
 }
 
 void Scene::noteStorageOrder() {
